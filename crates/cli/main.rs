@@ -1,0 +1,2 @@
+//! The `planilla` binary (in progress).
+fn main() {}

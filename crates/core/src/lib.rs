@@ -1,0 +1,1 @@
+//! planilla-core: the legality core (in progress).
