@@ -1,0 +1,1088 @@
+//! Positions, legal move generation and making moves.
+
+use crate::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
+    rook_attacks,
+};
+use crate::bitboard::Bitboard;
+use crate::types::{CastlingSide, Color, File, Piece, Rank, Role, Square};
+
+/// Piece placement: one bitboard per role and per colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    by_role: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+}
+
+impl Board {
+    /// The empty board.
+    pub const fn empty() -> Board {
+        Board {
+            by_role: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+        }
+    }
+
+    /// All occupied squares.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// Squares holding pieces of `color`.
+    #[inline]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// Squares holding pieces of `role` (either colour).
+    #[inline]
+    pub fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    /// Squares holding `piece`.
+    #[inline]
+    pub fn by_piece(&self, piece: Piece) -> Bitboard {
+        self.by_role(piece.role) & self.by_color(piece.color)
+    }
+
+    /// Rooks and queens of either colour.
+    #[inline]
+    pub fn rooks_and_queens(&self) -> Bitboard {
+        self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]
+    }
+
+    /// Bishops and queens of either colour.
+    #[inline]
+    pub fn bishops_and_queens(&self) -> Bitboard {
+        self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]
+    }
+
+    /// The king square of `color`, if it has exactly one king.
+    #[inline]
+    pub fn king_of(&self, color: Color) -> Option<Square> {
+        (self.by_role(Role::King) & self.by_color(color)).single_square()
+    }
+
+    /// The role of the piece on `sq`, if any.
+    #[inline]
+    pub fn role_at(&self, sq: Square) -> Option<Role> {
+        if !self.occupied().contains(sq) {
+            return None;
+        }
+        Role::ALL
+            .into_iter()
+            .find(|r| self.by_role[r.index()].contains(sq))
+    }
+
+    /// The colour of the piece on `sq`, if any.
+    #[inline]
+    pub fn color_at(&self, sq: Square) -> Option<Color> {
+        if self.by_color[0].contains(sq) {
+            Some(Color::White)
+        } else if self.by_color[1].contains(sq) {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        Some(Piece {
+            color: self.color_at(sq)?,
+            role: self.role_at(sq)?,
+        })
+    }
+
+    /// Puts `piece` on the empty square `sq`.
+    #[inline]
+    pub fn put(&mut self, sq: Square, piece: Piece) {
+        self.by_role[piece.role.index()].add(sq);
+        self.by_color[piece.color.index()].add(sq);
+    }
+
+    /// Removes `piece` from `sq`, where it must stand.
+    #[inline]
+    fn remove(&mut self, sq: Square, piece: Piece) {
+        self.by_role[piece.role.index()].discard(sq);
+        self.by_color[piece.color.index()].discard(sq);
+    }
+
+    /// Removes whatever stands on `sq`.
+    pub fn clear(&mut self, sq: Square) {
+        if let Some(piece) = self.piece_at(sq) {
+            self.remove(sq, piece);
+        }
+    }
+
+    /// Pieces of `attacker` that attack `sq`, given the occupied squares.
+    #[inline]
+    pub fn attackers(&self, sq: Square, attacker: Color, occupied: Bitboard) -> Bitboard {
+        self.by_color(attacker)
+            & ((rook_attacks(sq, occupied) & self.rooks_and_queens())
+                | (bishop_attacks(sq, occupied) & self.bishops_and_queens())
+                | (knight_attacks(sq) & self.by_role(Role::Knight))
+                | (king_attacks(sq) & self.by_role(Role::King))
+                | (pawn_attacks(attacker.other(), sq) & self.by_role(Role::Pawn)))
+    }
+
+    /// The squares the piece on `sq` attacks (empty for an empty square).
+    pub fn attacks_from(&self, sq: Square) -> Bitboard {
+        let occ = self.occupied();
+        match self.piece_at(sq) {
+            None => Bitboard::EMPTY,
+            Some(p) => match p.role {
+                Role::Pawn => pawn_attacks(p.color, sq),
+                Role::Knight => knight_attacks(sq),
+                Role::Bishop => bishop_attacks(sq, occ),
+                Role::Rook => rook_attacks(sq, occ),
+                Role::Queen => queen_attacks(sq, occ),
+                Role::King => king_attacks(sq),
+            },
+        }
+    }
+
+    /// The standard starting placement.
+    pub fn standard() -> Board {
+        let mut b = Board::empty();
+        let back = [
+            Role::Rook,
+            Role::Knight,
+            Role::Bishop,
+            Role::Queen,
+            Role::King,
+            Role::Bishop,
+            Role::Knight,
+            Role::Rook,
+        ];
+        for (i, role) in back.into_iter().enumerate() {
+            let file = File::ALL[i];
+            for color in Color::ALL {
+                let rank = color.back_rank();
+                b.put(Square::from_coords(file, rank), Piece { color, role });
+                let pawn_rank = Rank::Second.relative_to(color);
+                b.put(
+                    Square::from_coords(file, pawn_rank),
+                    Piece {
+                        color,
+                        role: Role::Pawn,
+                    },
+                );
+            }
+        }
+        b
+    }
+}
+
+/// How a move is carried out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    /// An ordinary move or capture, including pawn pushes and promotions.
+    Normal,
+    /// A pawn capturing en passant.
+    EnPassant,
+    /// Castling; the move's `to` internally holds the rook's square.
+    Castle(CastlingSide),
+}
+
+/// A legal move in some position. Castling is stored as king and rook
+/// squares, which works for standard chess and Chess960 alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    from: Square,
+    to: Square,
+    role: Role,
+    capture: Option<Role>,
+    promotion: Option<Role>,
+    kind: MoveKind,
+}
+
+impl Move {
+    /// A normal move (also a promotion or capture).
+    #[inline]
+    pub const fn normal(
+        role: Role,
+        from: Square,
+        capture: Option<Role>,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> Move {
+        Move {
+            from,
+            to,
+            role,
+            capture,
+            promotion,
+            kind: MoveKind::Normal,
+        }
+    }
+
+    /// An en-passant capture from `from` to `to`.
+    #[inline]
+    pub const fn en_passant(from: Square, to: Square) -> Move {
+        Move {
+            from,
+            to,
+            role: Role::Pawn,
+            capture: Some(Role::Pawn),
+            promotion: None,
+            kind: MoveKind::EnPassant,
+        }
+    }
+
+    /// Castling of the king on `king` with the rook on `rook`.
+    #[inline]
+    pub const fn castle(king: Square, rook: Square, side: CastlingSide) -> Move {
+        Move {
+            from: king,
+            to: rook,
+            role: Role::King,
+            capture: None,
+            promotion: None,
+            kind: MoveKind::Castle(side),
+        }
+    }
+
+    /// The moving piece's square.
+    #[inline]
+    pub const fn from(&self) -> Square {
+        self.from
+    }
+
+    /// Where the moving piece ends (the king's destination for castling).
+    #[inline]
+    pub fn to(&self) -> Square {
+        match self.kind {
+            MoveKind::Castle(side) => Square::from_coords(side.king_to_file(), self.from.rank()),
+            _ => self.to,
+        }
+    }
+
+    /// The castling rook's square, for castling moves.
+    #[inline]
+    pub fn castling_rook(&self) -> Option<Square> {
+        match self.kind {
+            MoveKind::Castle(_) => Some(self.to),
+            _ => None,
+        }
+    }
+
+    /// The castling side, for castling moves.
+    #[inline]
+    pub fn castling_side(&self) -> Option<CastlingSide> {
+        match self.kind {
+            MoveKind::Castle(side) => Some(side),
+            _ => None,
+        }
+    }
+
+    /// The moving piece's role.
+    #[inline]
+    pub const fn role(&self) -> Role {
+        self.role
+    }
+
+    /// The role of the captured piece, if any.
+    #[inline]
+    pub const fn capture(&self) -> Option<Role> {
+        self.capture
+    }
+
+    /// Whether the move captures.
+    #[inline]
+    pub const fn is_capture(&self) -> bool {
+        self.capture.is_some()
+    }
+
+    /// The promotion role, if any.
+    #[inline]
+    pub const fn promotion(&self) -> Option<Role> {
+        self.promotion
+    }
+
+    /// How the move is carried out.
+    #[inline]
+    pub const fn kind(&self) -> MoveKind {
+        self.kind
+    }
+
+    /// Whether the move resets the fifty-move counter (pawn move or capture).
+    #[inline]
+    pub const fn is_zeroing(&self) -> bool {
+        matches!(self.role, Role::Pawn) || self.capture.is_some()
+    }
+
+    /// The move in UCI notation (`e2e4`, `e7e8q`; castling as king to its
+    /// destination for standard positions, king to rook for Chess960 when
+    /// `chess960` is set).
+    pub fn to_uci(&self, chess960: bool) -> String {
+        let to = if chess960 {
+            self.castling_rook().unwrap_or(self.to)
+        } else {
+            self.to()
+        };
+        let mut s = format!("{}{}", self.from, to);
+        if let Some(p) = self.promotion {
+            s.push(p.fen_char());
+        }
+        s
+    }
+}
+
+/// A list of moves with room for every legal move of any position (at most
+/// 218 exist); it lives on the stack.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MoveList::CAPACITY],
+    len: usize,
+}
+
+impl MoveList {
+    /// The most moves a list holds.
+    pub const CAPACITY: usize = 256;
+
+    /// An empty list.
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move::normal(Role::Pawn, Square::A1, None, Square::A1, None); Self::CAPACITY],
+            len: 0,
+        }
+    }
+
+    /// Removes every move.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move) {
+        // A legal position has at most 218 moves; the guard keeps a corrupt
+        // position from writing out of bounds.
+        if self.len < Self::CAPACITY {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+
+    /// Keeps only the moves for which `keep` returns true.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        let mut j = 0;
+        for i in 0..self.len {
+            if keep(&self.moves[i]) {
+                self.moves[j] = self.moves[i];
+                j += 1;
+            }
+        }
+        self.len = j;
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    #[inline]
+    fn deref(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl std::fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// How a game ended on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// The side to move is checkmated; `winner` gave the mate.
+    Checkmate {
+        /// The side that won.
+        winner: Color,
+    },
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// Neither side can ever mate (decided from material alone).
+    InsufficientMaterial,
+}
+
+/// A chess position: placement, side to move, castling rights, en-passant
+/// square and move counters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(crate) board: Board,
+    pub(crate) turn: Color,
+    /// The squares of the rooks that may still castle (either colour).
+    pub(crate) castling_rights: Bitboard,
+    /// The square skipped by the last double pawn push (FEN semantics: set
+    /// whether or not a capture is possible).
+    pub(crate) ep_square: Option<Square>,
+    pub(crate) halfmove_clock: u32,
+    pub(crate) fullmoves: u32,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::new()
+    }
+}
+
+/// Receives generated moves: either collects them or counts them.
+trait MoveSink {
+    /// Non-pawn moves of `role` from `from` to every square of `targets`.
+    fn piece(&mut self, board: &Board, role: Role, from: Square, targets: Bitboard);
+    /// Pawn moves to `targets`, each from the square `to - delta`.
+    fn pawns(&mut self, board: &Board, delta: i32, targets: Bitboard);
+    /// One special move (en passant, castling).
+    fn one(&mut self, m: Move);
+}
+
+struct Counter(u64);
+
+impl MoveSink for Counter {
+    #[inline]
+    fn piece(&mut self, _: &Board, _: Role, _: Square, targets: Bitboard) {
+        self.0 += u64::from(targets.count());
+    }
+    #[inline]
+    fn pawns(&mut self, _: &Board, _: i32, targets: Bitboard) {
+        self.0 += u64::from((targets - Bitboard::BACKRANKS).count())
+            + 4 * u64::from((targets & Bitboard::BACKRANKS).count());
+    }
+    #[inline]
+    fn one(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline]
+    fn piece(&mut self, board: &Board, role: Role, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::normal(role, from, board.role_at(to), to, None));
+        }
+    }
+    #[inline]
+    fn pawns(&mut self, board: &Board, delta: i32, targets: Bitboard) {
+        for to in targets {
+            let from = Square::new_unchecked((to.index() as i32 - delta) as u32);
+            let capture = board.role_at(to);
+            if Bitboard::BACKRANKS.contains(to) {
+                for promo in Role::PROMOTIONS {
+                    self.push(Move::normal(Role::Pawn, from, capture, to, Some(promo)));
+                }
+            } else {
+                self.push(Move::normal(Role::Pawn, from, capture, to, None));
+            }
+        }
+    }
+    #[inline]
+    fn one(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
+const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
+
+impl Position {
+    /// The standard starting position.
+    pub fn new() -> Position {
+        Position {
+            board: Board::standard(),
+            turn: Color::White,
+            castling_rights: Bitboard::from_square(Square::A1)
+                | Square::H1
+                | Square::A8
+                | Square::H8,
+            ep_square: None,
+            halfmove_clock: 0,
+            fullmoves: 1,
+        }
+    }
+
+    /// The piece placement.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Squares of the rooks that keep castling rights.
+    #[inline]
+    pub fn castling_rights(&self) -> Bitboard {
+        self.castling_rights
+    }
+
+    /// The castling rook of `color` on `side`, if that right is kept.
+    pub fn castling_rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
+        let king = self.board.king_of(color)?;
+        let rights = self.castling_rights & Bitboard::from_rank(color.back_rank());
+        rights.into_iter().find(|rook| match side {
+            CastlingSide::KingSide => rook.file() > king.file(),
+            CastlingSide::QueenSide => rook.file() < king.file(),
+        })
+    }
+
+    /// The en-passant square as FEN writes it (set after every double push).
+    #[inline]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// The en-passant square only when an en-passant capture is legal now.
+    pub fn legal_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        let mut list = MoveList::new();
+        self.gen_en_passant(ep, self.checkers(), &mut list);
+        if list.is_empty() { None } else { Some(ep) }
+    }
+
+    /// Half-moves since the last capture or pawn move.
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+
+    /// The number of the current full move (starts at 1, grows after Black moves).
+    #[inline]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// The ply index of the side to move counted from move 1 (0 for White
+    /// at move 1).
+    pub fn ply(&self) -> u32 {
+        (self.fullmoves.max(1) - 1) * 2 + self.turn.index() as u32
+    }
+
+    #[inline]
+    fn us(&self) -> Bitboard {
+        self.board.by_color(self.turn)
+    }
+
+    #[inline]
+    fn them(&self) -> Bitboard {
+        self.board.by_color(self.turn.other())
+    }
+
+    #[inline]
+    fn our(&self, role: Role) -> Bitboard {
+        self.board.by_role(role) & self.us()
+    }
+
+    /// The king square of the side to move. Positions are built only with
+    /// one king per side, so this always exists.
+    #[inline]
+    pub fn king(&self) -> Square {
+        self.our(Role::King).first().unwrap_or(Square::A1)
+    }
+
+    /// Pieces of the opponent that give check.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.board
+            .attackers(self.king(), self.turn.other(), self.board.occupied())
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// Our pieces that stand alone between our king and an enemy slider.
+    #[inline]
+    pub fn pinned(&self) -> Bitboard {
+        self.slider_blockers(self.king(), self.turn.other()) & self.us()
+    }
+
+    /// Pieces (of either side) that alone block a slider of `attacker` from `king`.
+    fn slider_blockers(&self, king: Square, attacker: Color) -> Bitboard {
+        let b = &self.board;
+        let snipers = b.by_color(attacker)
+            & ((rook_attacks(king, Bitboard::EMPTY) & b.rooks_and_queens())
+                | (bishop_attacks(king, Bitboard::EMPTY) & b.bishops_and_queens()));
+        let occ = b.occupied();
+        let mut blockers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let between = between(king, sniper) & occ;
+            if !between.more_than_one() {
+                blockers |= between;
+            }
+        }
+        blockers
+    }
+
+    /// Writes every legal move into `list` (cleared first).
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        self.generate(Bitboard::FULL, Bitboard::FULL, true, list);
+    }
+
+    /// Every legal move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.legal_moves_into(&mut list);
+        list
+    }
+
+    /// Legal moves of `role` from a square in `from` to `to`, without
+    /// generating any other move. Castling is not included (it is found by
+    /// [`Position::castling_move`]).
+    pub fn legal_moves_to(&self, role: Role, from: Bitboard, to: Square, list: &mut MoveList) {
+        list.clear();
+        let from = from & self.our(role);
+        self.generate(from, Bitboard::from_square(to), false, list);
+    }
+
+    /// The number of legal moves (faster than listing them).
+    pub fn count_legal(&self) -> u64 {
+        let mut c = Counter(0);
+        self.generate(Bitboard::FULL, Bitboard::FULL, true, &mut c);
+        c.0
+    }
+
+    /// Whether the side to move has at least one legal move.
+    pub fn has_legal_moves(&self) -> bool {
+        self.count_legal() > 0
+    }
+
+    fn generate<S: MoveSink>(
+        &self,
+        from_mask: Bitboard,
+        to_mask: Bitboard,
+        castles: bool,
+        sink: &mut S,
+    ) {
+        let king = self.king();
+        let checkers = self.checkers();
+        let us = self.us();
+        let board = &self.board;
+
+        if from_mask.contains(king) {
+            self.gen_king(king, to_mask, sink);
+        }
+        if checkers.more_than_one() {
+            return;
+        }
+        let target = match checkers.first() {
+            Some(checker) => (between(king, checker) | checker) & to_mask,
+            None => !us & to_mask,
+        };
+        let pinned = self.pinned();
+        let occ = board.occupied();
+
+        let pieces = us & from_mask;
+        for from in pieces & board.by_role(Role::Knight) - pinned {
+            sink.piece(board, Role::Knight, from, knight_attacks(from) & target);
+        }
+        for from in pieces & board.bishops_and_queens() {
+            let role = if board.by_role(Role::Queen).contains(from) {
+                Role::Queen
+            } else {
+                Role::Bishop
+            };
+            let mut t = bishop_attacks(from, occ) & target;
+            if pinned.contains(from) {
+                t &= line(king, from);
+            }
+            if role == Role::Queen {
+                t |= {
+                    let mut r = rook_attacks(from, occ) & target;
+                    if pinned.contains(from) {
+                        r &= line(king, from);
+                    }
+                    r
+                };
+            }
+            sink.piece(board, role, from, t);
+        }
+        for from in pieces & board.by_role(Role::Rook) {
+            let mut t = rook_attacks(from, occ) & target;
+            if pinned.contains(from) {
+                t &= line(king, from);
+            }
+            sink.piece(board, Role::Rook, from, t);
+        }
+
+        let pawns = pieces & board.by_role(Role::Pawn);
+        if pawns.any() {
+            self.gen_pawns(pawns, pinned, target, king, sink);
+            if let Some(ep) = self.ep_square {
+                if to_mask.contains(ep) {
+                    self.gen_en_passant_from(ep, pawns, checkers, sink);
+                }
+            }
+        }
+
+        if castles && checkers.is_empty() && from_mask.contains(king) {
+            for side in CastlingSide::ALL {
+                if let Some(m) = self.castle_if_legal(side) {
+                    sink.one(m);
+                }
+            }
+        }
+    }
+
+    fn gen_king<S: MoveSink>(&self, king: Square, to_mask: Bitboard, sink: &mut S) {
+        let board = &self.board;
+        let them = self.turn.other();
+        let occ = board.occupied().with_toggled(king);
+        let mut targets = Bitboard::EMPTY;
+        for to in king_attacks(king) & !self.us() & to_mask {
+            if board.attackers(to, them, occ).is_empty() {
+                targets.add(to);
+            }
+        }
+        sink.piece(board, Role::King, king, targets);
+    }
+
+    fn gen_pawns<S: MoveSink>(
+        &self,
+        pawns: Bitboard,
+        pinned: Bitboard,
+        target: Bitboard,
+        king: Square,
+        sink: &mut S,
+    ) {
+        let board = &self.board;
+        let empty = !board.occupied();
+        let them = self.them();
+        let (forward, third_rank): (i32, Bitboard) = match self.turn {
+            Color::White => (8, Bitboard::from_rank(Rank::Third)),
+            Color::Black => (-8, Bitboard::from_rank(Rank::Sixth)),
+        };
+        let shift = |b: Bitboard, by: i32| {
+            if by > 0 {
+                Bitboard(b.0 << by)
+            } else {
+                Bitboard(b.0 >> -by)
+            }
+        };
+
+        // Unpinned pawns move as a set.
+        let free = pawns - pinned;
+        let single = shift(free, forward) & empty;
+        sink.pawns(board, forward, single & target);
+        let double = shift(single & third_rank, forward) & empty & target;
+        sink.pawns(board, 2 * forward, double);
+        let west = shift(free - FILE_A, forward - 1) & them & target;
+        sink.pawns(board, forward - 1, west);
+        let east = shift(free - FILE_H, forward + 1) & them & target;
+        sink.pawns(board, forward + 1, east);
+
+        // Pinned pawns move only along the pin line, one at a time.
+        for from in pawns & pinned {
+            let pin_line = line(king, from);
+            let bb = Bitboard::from_square(from);
+            let single = shift(bb, forward) & empty;
+            sink.pawns(board, forward, single & target & pin_line);
+            let double = shift(single & third_rank, forward) & empty & target & pin_line;
+            sink.pawns(board, 2 * forward, double);
+            let west = shift(bb - FILE_A, forward - 1) & them & target & pin_line;
+            sink.pawns(board, forward - 1, west);
+            let east = shift(bb - FILE_H, forward + 1) & them & target & pin_line;
+            sink.pawns(board, forward + 1, east);
+        }
+    }
+
+    fn gen_en_passant<S: MoveSink>(&self, ep: Square, checkers: Bitboard, sink: &mut S) {
+        let pawns = self.our(Role::Pawn);
+        self.gen_en_passant_from(ep, pawns, checkers, sink);
+    }
+
+    fn gen_en_passant_from<S: MoveSink>(
+        &self,
+        ep: Square,
+        pawns: Bitboard,
+        checkers: Bitboard,
+        sink: &mut S,
+    ) {
+        let board = &self.board;
+        let Some(captured) = ep.offset(if self.turn == Color::White { -8 } else { 8 }) else {
+            return;
+        };
+        if checkers.more_than_one()
+            || !board
+                .by_piece(Piece {
+                    color: self.turn.other(),
+                    role: Role::Pawn,
+                })
+                .contains(captured)
+        {
+            return;
+        }
+        let king = self.king();
+        for from in pawn_attacks(self.turn.other(), ep) & pawns {
+            // Simulate the capture and test the king directly: this covers
+            // pins along the rank through both pawns and checks by the pawn.
+            let occ = (board.occupied().with_toggled(from).with_toggled(captured)) | ep;
+            let them = self.them().with_toggled(captured);
+            let attacked = them
+                & ((rook_attacks(king, occ) & board.rooks_and_queens())
+                    | (bishop_attacks(king, occ) & board.bishops_and_queens())
+                    | (knight_attacks(king) & board.by_role(Role::Knight))
+                    | (pawn_attacks(self.turn, king) & board.by_role(Role::Pawn)));
+            if attacked.is_empty() {
+                sink.one(Move::en_passant(from, ep));
+            }
+        }
+    }
+
+    /// The castling move on `side` if it is legal now.
+    pub fn castle_if_legal(&self, side: CastlingSide) -> Option<Move> {
+        self.castling_obstacle(side).ok()
+    }
+
+    /// The castling move on `side`, or why it is not legal now.
+    ///
+    /// # Errors
+    ///
+    /// The first reason found, in the order: no right, in check, path
+    /// blocked, a square the king crosses or reaches is attacked.
+    pub fn castling_obstacle(&self, side: CastlingSide) -> Result<Move, CastlingError> {
+        let color = self.turn;
+        let rook = self
+            .castling_rook(color, side)
+            .ok_or(CastlingError::NoRight)?;
+        let king = self.king();
+        if self.is_check() {
+            return Err(CastlingError::InCheck);
+        }
+        let king_to = side.king_to(color);
+        let rook_to = side.rook_to(color);
+        let path = (between(king, king_to) | king_to | between(rook, rook_to) | rook_to)
+            - Bitboard::from_square(king)
+            - Bitboard::from_square(rook);
+        if (self.board.occupied() & path).any() {
+            return Err(CastlingError::PathBlocked);
+        }
+        let occ = self.board.occupied().with_toggled(king).with_toggled(rook);
+        let them = color.other();
+        for sq in between(king, king_to) | king_to {
+            if self.board.attackers(sq, them, occ).any() {
+                return Err(CastlingError::ThroughCheck);
+            }
+        }
+        Ok(Move::castle(king, rook, side))
+    }
+
+    /// Whether `m` is legal here (a move produced by the generator for this
+    /// position always is).
+    pub fn is_legal(&self, m: &Move) -> bool {
+        self.legal_moves().contains(m)
+    }
+
+    /// Plays a legal move. The move must come from this position's legal
+    /// moves (or SAN resolution against it); anything else leaves the
+    /// position in an unspecified but memory-safe state.
+    pub fn play_unchecked(&mut self, m: &Move) {
+        let us = self.turn;
+        let them = us.other();
+        self.ep_square = None;
+        self.halfmove_clock += 1;
+        if m.is_zeroing() {
+            self.halfmove_clock = 0;
+        }
+        match m.kind {
+            MoveKind::Normal => {
+                if let Some(captured) = m.capture {
+                    self.board.remove(
+                        m.to,
+                        Piece {
+                            color: them,
+                            role: captured,
+                        },
+                    );
+                    self.castling_rights.discard(m.to);
+                }
+                self.board.remove(
+                    m.from,
+                    Piece {
+                        color: us,
+                        role: m.role,
+                    },
+                );
+                self.board.put(
+                    m.to,
+                    Piece {
+                        color: us,
+                        role: m.promotion.unwrap_or(m.role),
+                    },
+                );
+                self.castling_rights.discard(m.from);
+                if m.role == Role::King {
+                    self.castling_rights =
+                        self.castling_rights - Bitboard::from_rank(us.back_rank());
+                } else if m.role == Role::Pawn && m.from.index().abs_diff(m.to.index()) == 16 {
+                    self.ep_square = Square::new(((m.from.index() + m.to.index()) / 2) as u32);
+                }
+            }
+            MoveKind::EnPassant => {
+                let captured = Square::from_coords(m.to.file(), m.from.rank());
+                self.board.remove(
+                    captured,
+                    Piece {
+                        color: them,
+                        role: Role::Pawn,
+                    },
+                );
+                self.board.remove(
+                    m.from,
+                    Piece {
+                        color: us,
+                        role: Role::Pawn,
+                    },
+                );
+                self.board.put(
+                    m.to,
+                    Piece {
+                        color: us,
+                        role: Role::Pawn,
+                    },
+                );
+            }
+            MoveKind::Castle(side) => {
+                let rook = m.to;
+                self.board.remove(
+                    m.from,
+                    Piece {
+                        color: us,
+                        role: Role::King,
+                    },
+                );
+                self.board.remove(
+                    rook,
+                    Piece {
+                        color: us,
+                        role: Role::Rook,
+                    },
+                );
+                self.board.put(
+                    side.king_to(us),
+                    Piece {
+                        color: us,
+                        role: Role::King,
+                    },
+                );
+                self.board.put(
+                    side.rook_to(us),
+                    Piece {
+                        color: us,
+                        role: Role::Rook,
+                    },
+                );
+                self.castling_rights = self.castling_rights - Bitboard::from_rank(us.back_rank());
+            }
+        }
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = them;
+    }
+
+    /// The position after a legal move.
+    #[must_use]
+    pub fn play(&self, m: &Move) -> Position {
+        let mut next = *self;
+        next.play_unchecked(m);
+        next
+    }
+
+    /// Passes the turn (a "null move", as some records write `--`). Only
+    /// meaningful when the side to move is not in check; the caller decides
+    /// whether to accept it.
+    pub fn play_null(&mut self) {
+        self.ep_square = None;
+        self.halfmove_clock += 1;
+        if self.turn == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = self.turn.other();
+    }
+
+    /// Whether the side to move is checkmated.
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_moves()
+    }
+
+    /// Whether the side to move is stalemated.
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_moves()
+    }
+
+    /// Whether neither side has mating material in the FIDE dead-position
+    /// cases decided from material alone: K v K, K+B v K, K+N v K, and any
+    /// number of bishops that all stand on squares of one colour.
+    pub fn is_insufficient_material(&self) -> bool {
+        let b = &self.board;
+        if (b.by_role(Role::Pawn) | b.rooks_and_queens()).any() {
+            return false;
+        }
+        let knights = b.by_role(Role::Knight);
+        let bishops = b.by_role(Role::Bishop);
+        if knights.any() {
+            // A lone knight with bare kings otherwise.
+            return knights.count() == 1 && bishops.is_empty();
+        }
+        (bishops & Bitboard::DARK_SQUARES).is_empty()
+            || (bishops & Bitboard::LIGHT_SQUARES).is_empty()
+    }
+
+    /// How the game has ended on the board, if it has: checkmate, stalemate,
+    /// or insufficient material.
+    pub fn game_end(&self) -> Option<GameEnd> {
+        if !self.has_legal_moves() {
+            return Some(if self.is_check() {
+                GameEnd::Checkmate {
+                    winner: self.turn.other(),
+                }
+            } else {
+                GameEnd::Stalemate
+            });
+        }
+        if self.is_insufficient_material() {
+            return Some(GameEnd::InsufficientMaterial);
+        }
+        None
+    }
+}
+
+/// Why castling is not legal now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastlingError {
+    /// The king or that rook has moved (or the right was never there).
+    NoRight,
+    /// The king is in check.
+    InCheck,
+    /// A square between king and rook, or a destination, is occupied.
+    PathBlocked,
+    /// The king would cross or land on an attacked square.
+    ThroughCheck,
+}
+
+impl std::fmt::Display for CastlingError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CastlingError::NoRight => "castling right already lost",
+            CastlingError::InCheck => "cannot castle out of check",
+            CastlingError::PathBlocked => "castling path is blocked",
+            CastlingError::ThroughCheck => "king would cross or land on an attacked square",
+        })
+    }
+}

@@ -1,0 +1,150 @@
+//! Zobrist keys for repetition detection.
+//!
+//! Two positions are "the same" for the repetition rules when the same side
+//! is to move, the same pieces stand on the same squares and the same moves
+//! are possible (FIDE Laws 9.2). Possible moves are where the editions
+//! differ:
+//!
+//! - [`Position::zobrist`] (FIDE 2009 and later): castling *rights* count,
+//!   lost only once king or rook has moved; an en-passant square counts only
+//!   when an en-passant capture is legal right now.
+//! - [`Position::zobrist_2005`] (FIDE 2005): castling counts as a possible
+//!   move, so castling that is legal right now differs from castling that is
+//!   only temporarily prevented (and a prevented castling is the same as a
+//!   lost right). For the side not to move, "legal right now" means legal if
+//!   it were that side's turn.
+
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::types::{CastlingSide, Color, Role};
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (state, z ^ (z >> 31))
+}
+
+/// 12 pieces x 64 squares, then 64 castling-rook squares, 8 en-passant
+/// files, the side to move, and 4 "castling possible now" keys.
+const KEY_COUNT: usize = 12 * 64 + 64 + 8 + 1 + 4;
+
+const fn keys() -> [u64; KEY_COUNT] {
+    let mut out = [0u64; KEY_COUNT];
+    let mut state = 0x5eed_cafe_f00d_1234u64;
+    let mut i = 0;
+    while i < KEY_COUNT {
+        let (s, k) = splitmix(state);
+        state = s;
+        out[i] = k;
+        i += 1;
+    }
+    out
+}
+
+static KEYS: [u64; KEY_COUNT] = keys();
+const CASTLING: usize = 12 * 64;
+const EP: usize = CASTLING + 64;
+const TURN: usize = EP + 8;
+const POSSIBLE: usize = TURN + 1;
+
+impl Position {
+    fn zobrist_pieces(&self) -> u64 {
+        let mut key = 0;
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let base = (color.index() * 6 + role.index()) * 64;
+                for sq in self.board.by_role(role) & self.board.by_color(color) {
+                    key ^= KEYS[base + sq.index()];
+                }
+            }
+        }
+        if self.turn == Color::Black {
+            key ^= KEYS[TURN];
+        }
+        if let Some(ep) = self.legal_ep_square() {
+            key ^= KEYS[EP + ep.file().index()];
+        }
+        key
+    }
+
+    /// The repetition key under FIDE 2009 and later rules: pieces, side to
+    /// move, castling rights, and the en-passant file only when an
+    /// en-passant capture is legal.
+    pub fn zobrist(&self) -> u64 {
+        let mut key = self.zobrist_pieces();
+        for sq in self.castling_rights {
+            key ^= KEYS[CASTLING + sq.index()];
+        }
+        key
+    }
+
+    /// The repetition key under FIDE 2005 rules: like [`Position::zobrist`]
+    /// but castling counts only when it is possible right now (for the side
+    /// not to move: would be possible if it were its turn).
+    pub fn zobrist_2005(&self) -> u64 {
+        let mut key = self.zobrist_pieces();
+        if self.castling_rights.is_empty() {
+            return key;
+        }
+        let mut other = *self;
+        other.turn = self.turn.other();
+        other.ep_square = None;
+        for color in Color::ALL {
+            let pos = if color == self.turn { self } else { &other };
+            for side in CastlingSide::ALL {
+                if pos.castling_rights & Bitboard::from_rank(color.back_rank()) != Bitboard::EMPTY
+                    && pos.castle_if_legal(side).is_some()
+                {
+                    key ^= KEYS[POSSIBLE + color.index() * 2 + side.index()];
+                }
+            }
+        }
+        key
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Position, Validation};
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen, Validation::Strict).unwrap()
+    }
+
+    #[test]
+    fn ep_counts_only_when_capture_is_legal() {
+        // After 1.e4 no black pawn can capture en passant: same key as without the square.
+        let with = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+        let without = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(with.zobrist(), without.zobrist());
+        // A black pawn on d4 can take: the keys differ.
+        let with = pos("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+        let without = pos("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_ne!(with.zobrist(), without.zobrist());
+        // The capture would expose the black king on the fourth rank: not legal, same key.
+        let with = pos("8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1");
+        let without = pos("8/8/8/8/k2pP2R/8/8/4K3 b - - 0 1");
+        assert_eq!(with.zobrist(), without.zobrist());
+    }
+
+    #[test]
+    fn castling_rights_vs_possibility() {
+        // White may castle by right but a bishop blocks f1: 2009 sees the right, 2005 does not.
+        let right = pos("4k3/8/8/8/8/8/8/4KB1R w K - 0 1");
+        let none = pos("4k3/8/8/8/8/8/8/4KB1R w - - 0 1");
+        assert_ne!(right.zobrist(), none.zobrist());
+        assert_eq!(right.zobrist_2005(), none.zobrist_2005());
+        let open = pos("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+        let closed = pos("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
+        assert_ne!(open.zobrist_2005(), closed.zobrist_2005());
+    }
+
+    #[test]
+    fn side_to_move_matters() {
+        let w = pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        let b = pos("4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+        assert_ne!(w.zobrist(), b.zobrist());
+    }
+}
