@@ -1,2 +1,59 @@
-//! The `planilla` binary (in progress).
-fn main() {}
+//! `planilla`: validate and convert chess game records.
+//!
+//! The command line is a contract (`../shared/docs/cli-contract.md`): exit
+//! status 0 when nothing at or above the failure threshold was found, 1 when
+//! something was, 2 for usage errors and unreadable input.
+
+mod perft;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Validate and convert chess game records (PGN) in any notation language.
+#[derive(Parser, Debug)]
+#[command(name = "planilla", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree (move generator check).
+    Perft(perft::PerftArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to standard output with status 0; every
+            // other parse failure is a usage error, status 2.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match cli.command {
+        Command::Perft(args) => perft::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("planilla: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Builds the rayon pool for `-j N` (0 = all cores).
+fn thread_pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
+    use anyhow::Context;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start worker threads")
+}

@@ -172,13 +172,13 @@ impl Position {
         if board.attackers(their_king, turn, board.occupied()).any() {
             return Err(FenError::Invalid(PositionError::OppositeCheck));
         }
-        if let Some(ep) = ep_square {
-            if !ep_square_plausible(&pos, ep) {
-                if validation == Validation::Strict {
-                    return Err(FenError::Invalid(PositionError::InvalidEpSquare(ep)));
-                }
-                pos.ep_square = None;
+        if let Some(ep) = ep_square
+            && !ep_square_plausible(&pos, ep)
+        {
+            if validation == Validation::Strict {
+                return Err(FenError::Invalid(PositionError::InvalidEpSquare(ep)));
             }
+            pos.ep_square = None;
         }
         if validation == Validation::Strict {
             validate_strict(&pos)?;

@@ -538,6 +538,23 @@ impl Position {
         })
     }
 
+    /// Whether every castling right is a standard one (king on the e-file,
+    /// rook in the corner), so UCI may write castling as a two-square king
+    /// move rather than king-takes-rook.
+    pub fn has_standard_castling(&self) -> bool {
+        self.castling_rights.into_iter().all(|rook| {
+            matches!(rook.file(), File::A | File::H)
+                && self
+                    .board
+                    .king_of(if rook.rank() == Rank::First {
+                        Color::White
+                    } else {
+                        Color::Black
+                    })
+                    .is_some_and(|k| k.file() == File::E)
+        })
+    }
+
     /// The en-passant square as FEN writes it (set after every double push).
     #[inline]
     pub fn ep_square(&self) -> Option<Square> {
@@ -688,7 +705,7 @@ impl Position {
         let occ = board.occupied();
 
         let pieces = us & from_mask;
-        for from in pieces & board.by_role(Role::Knight) - pinned {
+        for from in pieces & (board.by_role(Role::Knight) - pinned) {
             sink.piece(board, Role::Knight, from, knight_attacks(from) & target);
         }
         for from in pieces & board.bishops_and_queens() {
@@ -723,10 +740,10 @@ impl Position {
         let pawns = pieces & board.by_role(Role::Pawn);
         if pawns.any() {
             self.gen_pawns(pawns, pinned, target, king, sink);
-            if let Some(ep) = self.ep_square {
-                if to_mask.contains(ep) {
-                    self.gen_en_passant_from(ep, pawns, checkers, sink);
-                }
+            if let Some(ep) = self.ep_square
+                && to_mask.contains(ep)
+            {
+                self.gen_en_passant_from(ep, pawns, checkers, sink);
             }
         }
 

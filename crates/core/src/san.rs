@@ -648,15 +648,16 @@ fn reaching(pos: &Position, role: Role, to: Square, capture_hint: bool) -> Bitbo
             let captures = pawn_attacks(color.other(), to) & ours;
             let back = if color == Color::White { -8 } else { 8 };
             let mut pushes = Bitboard::EMPTY;
-            if !occ.contains(to) {
-                if let Some(one) = to.offset(back) {
-                    if ours.contains(one) {
-                        pushes.add(one);
-                    } else if !occ.contains(one) && to.rank() == color.fourth_rank() {
-                        if let Some(two) = one.offset(back) {
-                            pushes |= ours & two;
-                        }
-                    }
+            if !occ.contains(to)
+                && let Some(one) = to.offset(back)
+            {
+                if ours.contains(one) {
+                    pushes.add(one);
+                } else if !occ.contains(one)
+                    && to.rank() == color.fourth_rank()
+                    && let Some(two) = one.offset(back)
+                {
+                    pushes |= ours & two;
                 }
             }
             if capture_hint {
@@ -720,18 +721,19 @@ impl San {
                 let mut role = role;
                 // UCI or long algebraic without a letter ("g1f3", "e1g1"):
                 // the piece on the departure square decides.
-                if role == Role::Pawn && self.forms.contains(Forms::LONG_ALGEBRAIC) {
-                    if let (Some(f), Some(r)) = (file, rank) {
-                        let from = Square::from_coords(f, r);
-                        if pos.board().color_at(from) == Some(pos.turn()) {
-                            role = pos.board().role_at(from).unwrap_or(Role::Pawn);
-                        }
+                if role == Role::Pawn
+                    && self.forms.contains(Forms::LONG_ALGEBRAIC)
+                    && let (Some(f), Some(r)) = (file, rank)
+                {
+                    let from = Square::from_coords(f, r);
+                    if pos.board().color_at(from) == Some(pos.turn()) {
+                        role = pos.board().role_at(from).unwrap_or(Role::Pawn);
                     }
                 }
-                if role == Role::King {
-                    if let Some(m) = self.king_move_as_castling(pos, file, rank, to) {
-                        return Ok(m);
-                    }
+                if role == Role::King
+                    && let Some(m) = self.king_move_as_castling(pos, file, rank, to)
+                {
+                    return Ok(m);
                 }
                 pos.legal_moves_to(role, from_mask(file, rank), to, list);
                 let last_rank = to.rank() == pos.turn().other().back_rank();
