@@ -1,1 +1,62 @@
-//! planilla-parser: streaming, lossless PGN reader (work in progress, see issue 3).
+//! planilla-parser: a streaming, lossless PGN reader and writer for real-world files.
+//!
+//! Bytes in, games and located tokens out. The crate knows nothing of chess rules: a
+//! [`TokenKind::San`] token is only the shape of a move, which `planilla-core` interprets.
+//!
+//! - [`Reader`] reads any [`std::io::Read`] one game at a time with bounded memory, into a
+//!   [`Game`] the caller owns and reuses (no allocation per game once buffers have grown).
+//!   How games are told apart is described in the [`reader`] module.
+//! - Each game is tokenized losslessly: every byte belongs to exactly one [`Token`], so
+//!   [`write_lossless`] reproduces the input byte for byte, with chosen tokens replaced.
+//! - Encodings: UTF-8 with or without BOM, Windows-1252 / Latin-1, and mixed files decided
+//!   piece by piece under [`Encoding::Auto`]; [`Game::encoding`] and the `encoding`
+//!   findings say what was decoded how.
+//! - Problems are [`Finding`] values with byte spans; [`Game::location`] turns a span into
+//!   a line and column only when something is reported. After a broken game the reader
+//!   goes on with the next one.
+//! - [`write_export`] writes the PGN export format.
+//!
+//! # Example
+//!
+//! ```
+//! use planilla_parser::{Game, Reader, TokenKind};
+//!
+//! let pgn = b"[White \"Fran\xe7ois\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Cf3 {al paso} exd6a.p. 1-0\n";
+//! let mut reader = Reader::new(&pgn[..]);
+//! let mut game = Game::new();
+//! while reader.read_game(&mut game)? {
+//!     // Latin-1 bytes in a tag are decoded as Windows-1252, and reported.
+//!     assert_eq!(game.tag("White").as_deref(), Some("François"));
+//!     assert_eq!(game.findings()[0].kind.code(), "encoding");
+//!     let moves: Vec<&[u8]> = game
+//!         .tokens()
+//!         .iter()
+//!         .filter(|t| t.kind == TokenKind::San)
+//!         .map(|t| game.token_bytes(t))
+//!         .collect();
+//!     assert_eq!(moves, [&b"e4"[..], b"e5", b"Cf3", b"exd6"]);
+//!     let location = game.location(game.bytes().len() - 4);
+//!     assert_eq!((location.line, location.column), (4, 36));
+//! }
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod encoding;
+mod finding;
+mod game;
+mod lexer;
+pub mod reader;
+mod token;
+mod writer;
+
+pub use encoding::{Encoding, PieceEncoding};
+pub use finding::{Finding, FindingKind};
+pub use game::{DEFAULT_MAX_VARIATION_DEPTH, Game, GameEncoding, Location};
+pub use reader::{
+    DEFAULT_BUFFER_SIZE, DEFAULT_MAX_GAME_SIZE, EncodingSummary, Reader, ReaderBuilder,
+};
+pub use token::{TagSpans, Token, TokenKind};
+pub use writer::{ExportOptions, write_export, write_lossless};

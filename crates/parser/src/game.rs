@@ -1,0 +1,374 @@
+//! One game: its bytes, where it was in the file, its tokens, tags and findings.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use crate::encoding::{self, Encoding, PieceEncoding};
+use crate::finding::{Finding, FindingKind};
+use crate::lexer::{self, LexConfig};
+use crate::token::{TagSpans, Token, TokenKind};
+
+/// The default limit on nested variations.
+pub const DEFAULT_MAX_VARIATION_DEPTH: u32 = 256;
+
+/// A place in the input file, for reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Location {
+    /// Byte offset in the file (a skipped byte order mark counts).
+    pub byte: u64,
+    /// 1-based line number.
+    pub line: u64,
+    /// 1-based column, counted in characters of the decoded line.
+    pub column: u64,
+}
+
+/// How a game's text was decoded: see [`Game::encoding`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GameEncoding {
+    /// Every byte is ASCII.
+    pub ascii: bool,
+    /// The whole game is valid UTF-8.
+    pub utf8: bool,
+    /// Number of pieces (tag values, comments, other tokens) decoded as Windows-1252
+    /// because they are not valid UTF-8 (under [`Encoding::Auto`]), or with non-ASCII
+    /// bytes decoded by a forced single-byte encoding.
+    pub single_byte_pieces: u32,
+    /// The text holds U+FFFD replacement characters (damage done before us).
+    pub replacement_chars: bool,
+}
+
+/// One game of a PGN file. The caller owns it and hands it to [`crate::Reader::read_game`]
+/// again and again: its buffers are reused, so reading allocates nothing per game once
+/// they have grown.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) tokens: Vec<Token>,
+    pub(crate) tags: Vec<TagSpans>,
+    pub(crate) findings: Vec<Finding>,
+    pub(crate) index: u64,
+    pub(crate) offset: u64,
+    pub(crate) first_line: u64,
+    pub(crate) skipped: u64,
+    pub(crate) encoding_choice: Encoding,
+    pub(crate) max_depth: u32,
+    pub(crate) encoding: GameEncoding,
+}
+
+impl Default for Game {
+    fn default() -> Self {
+        Game::new()
+    }
+}
+
+impl Game {
+    /// An empty game, ready to be filled by a reader.
+    pub fn new() -> Game {
+        Game {
+            bytes: Vec::new(),
+            tokens: Vec::new(),
+            tags: Vec::new(),
+            findings: Vec::new(),
+            index: 0,
+            offset: 0,
+            first_line: 1,
+            skipped: 0,
+            encoding_choice: Encoding::Auto,
+            max_depth: DEFAULT_MAX_VARIATION_DEPTH,
+            encoding: GameEncoding::default(),
+        }
+    }
+
+    /// A tokenized game made from the given bytes, as the first game of a file (index 1,
+    /// offset 0, line 1). The bytes are taken as one game even if they hold several.
+    pub fn from_bytes(bytes: impl Into<Vec<u8>>, encoding: Encoding) -> Game {
+        let mut game = Game::new();
+        game.bytes = bytes.into();
+        game.index = 1;
+        game.encoding_choice = encoding;
+        game.tokenize();
+        game
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.bytes.clear();
+        self.tokens.clear();
+        self.tags.clear();
+        self.findings.clear();
+        self.skipped = 0;
+        self.encoding = GameEncoding::default();
+    }
+
+    /// Tokenizes the game's bytes again (the reader does this already unless told not to):
+    /// fills [`Game::tokens`], [`Game::tags`], [`Game::findings`] and [`Game::encoding`].
+    pub fn tokenize(&mut self) {
+        // Findings of the reader (a skipped oversized game) come before the tokenizer's.
+        self.findings
+            .retain(|f| f.kind == FindingKind::GameTooLarge);
+        let config = LexConfig {
+            encoding: self.encoding_choice,
+            max_depth: self.max_depth,
+        };
+        lexer::tokenize(
+            &self.bytes,
+            config,
+            &mut self.tokens,
+            &mut self.tags,
+            &mut self.findings,
+        );
+        self.analyze_encoding();
+    }
+
+    /// The game's raw bytes, exactly as in the file (for an oversized game, only its tag
+    /// section: see [`Game::skipped_bytes`]).
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// 1-based index of the game in its file.
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+
+    /// Byte offset of the game's first byte in the file.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Line number (1-based) of the game's first byte in the file.
+    pub fn first_line(&self) -> u64 {
+        self.first_line
+    }
+
+    /// Number of bytes of the game that were not kept because the game was larger than
+    /// the reader's limit (0 for every normal game).
+    pub fn skipped_bytes(&self) -> u64 {
+        self.skipped
+    }
+
+    /// The game's length in the file, skipped bytes included.
+    pub fn len_in_file(&self) -> u64 {
+        self.bytes.len() as u64 + self.skipped
+    }
+
+    /// The tokens, in order; their spans tile [`Game::bytes`] exactly.
+    pub fn tokens(&self) -> &[Token] {
+        &self.tokens
+    }
+
+    /// The bytes of one token.
+    pub fn token_bytes(&self, token: &Token) -> &[u8] {
+        self.bytes.get(token.span()).unwrap_or_default()
+    }
+
+    /// The spans of the tag pairs, in order.
+    pub fn tags(&self) -> &[TagSpans] {
+        &self.tags
+    }
+
+    /// Name and decoded value (escapes resolved) of every tag pair, in order.
+    pub fn tag_pairs(&self) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> + '_ {
+        self.tags.iter().map(|t| {
+            (
+                self.decode(t.name_span()),
+                lexer::unescape(self.decode(t.value_span())),
+            )
+        })
+    }
+
+    /// The value of the first tag pair with this name (case-sensitive), decoded with the
+    /// game's encoding rule and with `\"` and `\\` resolved.
+    pub fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
+        self.tag_raw(name)
+            .map(|value| lexer::unescape(self.decode_bytes(value)))
+    }
+
+    /// The raw bytes of the first tag value with this name (escapes not resolved).
+    pub fn tag_raw(&self, name: &str) -> Option<&[u8]> {
+        let name = name.as_bytes();
+        self.tags
+            .iter()
+            .find(|t| &self.bytes[t.name_span()] == name)
+            .map(|t| &self.bytes[t.value_span()])
+    }
+
+    /// Problems found while reading and tokenizing this game.
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
+    /// Whether the game has any movetext token (a move, number, result, ...), as opposed
+    /// to only tags, whitespace and comments.
+    pub fn has_movetext(&self) -> bool {
+        self.tokens
+            .iter()
+            .any(|t| !t.kind.is_trivia() && t.kind != TokenKind::Tag)
+    }
+
+    /// The encoding chosen for the file.
+    pub fn encoding_choice(&self) -> Encoding {
+        self.encoding_choice
+    }
+
+    /// How the game's text was decoded.
+    pub fn encoding(&self) -> GameEncoding {
+        self.encoding
+    }
+
+    /// How one piece of the game (a tag value, a comment, a token) is decoded.
+    pub fn piece_encoding(&self, span: Range<usize>) -> PieceEncoding {
+        let bytes = self.bytes.get(span).unwrap_or_default();
+        match self.encoding_choice {
+            Encoding::Auto | Encoding::Utf8 => encoding::classify(bytes),
+            Encoding::Windows1252 | Encoding::Latin1 if bytes.is_ascii() => PieceEncoding::Ascii,
+            Encoding::Windows1252 | Encoding::Latin1 => PieceEncoding::SingleByte,
+        }
+    }
+
+    /// Decodes a span of the game's bytes with the game's rule: under [`Encoding::Auto`]
+    /// UTF-8 when the span is valid UTF-8, Windows-1252 otherwise; else the forced encoding.
+    pub fn decode(&self, span: Range<usize>) -> Cow<'_, str> {
+        self.decode_bytes(self.bytes.get(span).unwrap_or_default())
+    }
+
+    fn decode_bytes<'a>(&self, bytes: &'a [u8]) -> Cow<'a, str> {
+        encoding::decode(bytes, self.encoding_choice)
+    }
+
+    /// Where a byte of the game is in the file: byte offset, line and column (counted in
+    /// characters of the decoded line). Computed on demand. A position past the end is
+    /// clamped to the end.
+    pub fn location(&self, byte_in_game: usize) -> Location {
+        let at = byte_in_game.min(self.bytes.len());
+        let before = &self.bytes[..at];
+        let newlines = memchr::memchr_iter(b'\n', before).count() as u64;
+        let line_start = memchr::memrchr(b'\n', before).map_or(0, |nl| nl + 1);
+        let column = encoding::count_chars(&before[line_start..], self.encoding_choice) as u64 + 1;
+        Location {
+            byte: self.offset + at as u64,
+            line: self.first_line + newlines,
+            column,
+        }
+    }
+
+    fn analyze_encoding(&mut self) {
+        let bytes = &self.bytes;
+        let mut info = GameEncoding {
+            ascii: bytes.is_ascii(),
+            ..GameEncoding::default()
+        };
+        if info.ascii {
+            info.utf8 = true;
+            self.encoding = info;
+            return;
+        }
+        info.utf8 = std::str::from_utf8(bytes).is_ok();
+        let choice = self.encoding_choice;
+        if choice != Encoding::Windows1252 && choice != Encoding::Latin1 {
+            info.replacement_chars = memchr::memmem::find(bytes, "\u{FFFD}".as_bytes()).is_some();
+        }
+        let mut pieces = PieceReport::default();
+        if !info.utf8 || choice.single_byte() {
+            for (index, token) in self.tokens.iter().enumerate() {
+                let piece = &bytes[token.span()];
+                if piece.is_ascii() {
+                    continue;
+                }
+                let single = choice.single_byte() || std::str::from_utf8(piece).is_err();
+                if single {
+                    pieces.add(index, token, &self.tags, bytes);
+                }
+            }
+        }
+        info.single_byte_pieces = pieces.count;
+        self.encoding = info;
+        match choice {
+            Encoding::Auto if pieces.count > 0 => {
+                let message = format!("decoded as windows-1252: {}", pieces.describe());
+                self.findings.push(Finding::new(
+                    FindingKind::Encoding,
+                    message,
+                    pieces.first.clone(),
+                ));
+            }
+            Encoding::Utf8 if !info.utf8 => {
+                let span = first_invalid_utf8(bytes);
+                self.findings.push(Finding::new(
+                    FindingKind::Encoding,
+                    "invalid utf-8 decoded as U+FFFD",
+                    span,
+                ));
+            }
+            _ => {}
+        }
+        if info.replacement_chars {
+            let at = memchr::memmem::find(bytes, "\u{FFFD}".as_bytes()).unwrap_or(0) as u32;
+            self.findings.push(Finding::new(
+                FindingKind::Encoding,
+                "text holds U+FFFD replacement characters",
+                at..at + 3,
+            ));
+        }
+    }
+}
+
+fn first_invalid_utf8(bytes: &[u8]) -> Range<u32> {
+    match std::str::from_utf8(bytes) {
+        Ok(_) => 0..0,
+        Err(e) => {
+            let at = e.valid_up_to() as u32;
+            at..at + e.error_len().unwrap_or(1) as u32
+        }
+    }
+}
+
+/// Which pieces of a game were decoded as Windows-1252, for the `encoding` finding.
+#[derive(Default)]
+struct PieceReport {
+    count: u32,
+    first: Range<u32>,
+    tag_names: Vec<String>,
+    comments: u32,
+    other: u32,
+}
+
+impl PieceReport {
+    fn add(&mut self, index: usize, token: &Token, tags: &[TagSpans], bytes: &[u8]) {
+        if self.count == 0 {
+            self.first = token.start..token.end;
+        }
+        self.count += 1;
+        match token.kind {
+            TokenKind::Tag => {
+                let name = tags
+                    .iter()
+                    .find(|t| t.token as usize == index)
+                    .map(|t| &bytes[t.name_span()]);
+                if let Some(name) = name {
+                    self.tag_names
+                        .push(String::from_utf8_lossy(name).into_owned());
+                }
+            }
+            TokenKind::Comment | TokenKind::LineComment => self.comments += 1,
+            _ => self.other += 1,
+        }
+    }
+
+    fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        match self.tag_names.len() {
+            0 => {}
+            1 => parts.push(format!("tag {}", self.tag_names[0])),
+            _ => parts.push(format!("tags {}", self.tag_names.join(", "))),
+        }
+        let plural =
+            |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        if self.comments > 0 {
+            parts.push(plural(self.comments, "comment", "comments"));
+        }
+        if self.other > 0 {
+            parts.push(plural(self.other, "other token", "other tokens"));
+        }
+        parts.join(", ")
+    }
+}

@@ -1,0 +1,716 @@
+//! The tokenizer: one game's bytes in, lossless tokens out.
+//!
+//! It works in nom's complete mode over the bytes of one game, which the reader has
+//! already cut out of the stream. The main loop dispatches on the first byte of each
+//! token (ASCII fast paths, non-ASCII characters decoded with the game's encoding rule);
+//! tag pairs, NAGs and move numbers are small nom parsers, the move shape a hand-written
+//! scanner because it must decide where a move ends without knowing any language.
+
+use std::borrow::Cow;
+
+use nom::bytes::complete::{tag, take_while, take_while1};
+use nom::character::complete::{char as byte_char, digit1, space0};
+use nom::sequence::preceded;
+use nom::{IResult, Parser};
+
+use crate::encoding::{Encoding, char_at, is_unicode_space, utf8_char};
+use crate::finding::{Finding, FindingKind};
+use crate::token::{TagSpans, Token, TokenKind};
+
+/// Limits and choices for one tokenizer run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LexConfig {
+    pub encoding: Encoding,
+    pub max_depth: u32,
+}
+
+/// Tokenizes `bytes` into `tokens` (cleared first), recording tag spans and findings.
+pub(crate) fn tokenize(
+    bytes: &[u8],
+    config: LexConfig,
+    tokens: &mut Vec<Token>,
+    tags: &mut Vec<TagSpans>,
+    findings: &mut Vec<Finding>,
+) {
+    tokens.clear();
+    tags.clear();
+    let encoding = config.encoding;
+    let mut pos = 0usize;
+    let mut depth = 0u32;
+    let mut outermost_open = 0usize;
+    let mut depth_reported = false;
+    while pos < bytes.len() {
+        let rest = &bytes[pos..];
+        let first = rest[0];
+        let (kind, len) = match first {
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | b',' => {
+                (TokenKind::Whitespace, whitespace_len(rest, encoding))
+            }
+            b'{' => match memchr::memchr(b'}', rest) {
+                Some(close) => (TokenKind::Comment, close + 1),
+                None => {
+                    findings.push(syntax("unterminated comment", pos, bytes.len()));
+                    (TokenKind::Comment, rest.len())
+                }
+            },
+            b';' => (TokenKind::LineComment, line_content_len(rest)),
+            b'%' if pos == 0 || bytes[pos - 1] == b'\n' => {
+                (TokenKind::Escape, line_content_len(rest))
+            }
+            b'[' => match tag_pair(rest) {
+                Some((len, name, value)) => {
+                    let base = pos as u32;
+                    tags.push(TagSpans {
+                        token: tokens.len() as u32,
+                        name: (base + name.0 as u32, base + name.1 as u32),
+                        value: (base + value.0 as u32, base + value.1 as u32),
+                    });
+                    (TokenKind::Tag, len)
+                }
+                None => {
+                    let len = malformed_tag_len(rest);
+                    findings.push(syntax("malformed tag pair", pos, pos + len));
+                    tokens.push(token(TokenKind::Unknown, pos, pos + len));
+                    pos += len;
+                    continue;
+                }
+            },
+            b'(' if rest.starts_with(b"(=)") => (TokenKind::DrawOffer, 3),
+            b'(' => {
+                depth += 1;
+                if depth == 1 {
+                    outermost_open = pos;
+                }
+                if depth > config.max_depth && !depth_reported {
+                    depth_reported = true;
+                    let message = format!("variations nested deeper than {}", config.max_depth);
+                    findings.push(Finding::new(
+                        FindingKind::Syntax,
+                        message,
+                        pos as u32..pos as u32 + 1,
+                    ));
+                }
+                (TokenKind::VariationStart, 1)
+            }
+            b')' if depth > 0 => {
+                depth -= 1;
+                (TokenKind::VariationEnd, 1)
+            }
+            b')' => {
+                findings.push(syntax("unmatched ')'", pos, pos + 1));
+                tokens.push(token(TokenKind::Unknown, pos, pos + 1));
+                pos += 1;
+                continue;
+            }
+            b'$' => match nag_len(rest) {
+                Some(len) => (TokenKind::Nag, len),
+                None => (TokenKind::Unknown, word_len(rest, encoding)),
+            },
+            b'!' | b'?' => (
+                TokenKind::Glyph,
+                rest.iter().take_while(|&&b| b == b'!' || b == b'?').count(),
+            ),
+            b'*' => (TokenKind::Result, 1),
+            b'0'..=b'9' => digit_token(rest, encoding),
+            b'-' if rest.starts_with(b"--") && is_token_end(rest, 2, encoding) => {
+                (TokenKind::San, 2)
+            }
+            b'+' | b'-' | b'=' | b'/' => match evaluation_len(rest, encoding) {
+                Some(len) => (TokenKind::Glyph, len),
+                None => (TokenKind::Unknown, word_len(rest, encoding)),
+            },
+            b'a' | b'e' if en_passant_len(rest, encoding).is_some() => (
+                TokenKind::EnPassantMark,
+                en_passant_len(rest, encoding).unwrap_or(1),
+            ),
+            b'A'..=b'Z' | b'a'..=b'h' | b'o' => match san_len(rest, encoding) {
+                Some(len) => (TokenKind::San, len),
+                None => (TokenKind::Unknown, word_len(rest, encoding)),
+            },
+            0x80..=0xFF => non_ascii_token(rest, encoding),
+            _ => (TokenKind::Unknown, word_len(rest, encoding)),
+        };
+        let len = len.max(1).min(rest.len());
+        if kind == TokenKind::Unknown {
+            let text = String::from_utf8_lossy(&rest[..len.min(40)]);
+            let message = format!("unexpected '{}'", text.escape_debug());
+            findings.push(Finding::new(
+                FindingKind::Syntax,
+                message,
+                pos as u32..(pos + len) as u32,
+            ));
+        }
+        tokens.push(token(kind, pos, pos + len));
+        // A glued en-passant mark (`exd6a.p.`) follows the move directly.
+        pos += len;
+    }
+    if depth > 0 {
+        findings.push(syntax(
+            "unterminated variation",
+            outermost_open,
+            outermost_open + 1,
+        ));
+    }
+}
+
+fn token(kind: TokenKind, start: usize, end: usize) -> Token {
+    Token {
+        kind,
+        start: start as u32,
+        end: end as u32,
+    }
+}
+
+fn syntax(message: &'static str, start: usize, end: usize) -> Finding {
+    Finding::new(
+        FindingKind::Syntax,
+        Cow::Borrowed(message),
+        start as u32..end as u32,
+    )
+}
+
+fn whitespace_len(s: &[u8], encoding: Encoding) -> usize {
+    let mut i = 0;
+    while i < s.len() {
+        match s[i] {
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | b',' => i += 1,
+            0x80..=0xFF => match char_at(&s[i..], encoding) {
+                Some((c, len)) if is_unicode_space(c) => i += len,
+                _ => break,
+            },
+            _ => break,
+        }
+    }
+    i
+}
+
+/// Length of a `;` comment or `%` escape: up to the line end, without `\r\n` or `\n`.
+fn line_content_len(s: &[u8]) -> usize {
+    match memchr::memchr(b'\n', s) {
+        Some(nl) if nl > 0 && s[nl - 1] == b'\r' => nl - 1,
+        Some(nl) => nl,
+        None => s.len(),
+    }
+}
+
+/// Whether a byte may not continue a word: ASCII whitespace and the PGN punctuation.
+fn is_delimiter_byte(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | 0x0b
+            | 0x0c
+            | b'{'
+            | b'}'
+            | b'('
+            | b')'
+            | b'['
+            | b']'
+            | b';'
+            | b'$'
+            | b','
+            | b'!'
+            | b'?'
+    )
+}
+
+/// Whether a token that ends at `s[i]` is complete: nothing follows, or a delimiter, a
+/// glyph, an en-passant mark, or a non-ASCII separator or mark.
+pub(crate) fn is_token_end(s: &[u8], i: usize, encoding: Encoding) -> bool {
+    let Some(&b) = s.get(i) else { return true };
+    if b < 0x80 {
+        return is_delimiter_byte(b) || en_passant_len(&s[i..], encoding).is_some();
+    }
+    match char_at(&s[i..], encoding) {
+        Some((c, _)) => is_unicode_space(c) || is_mark_char(c) || matches!(c, '«' | '»'),
+        None => true,
+    }
+}
+
+/// Evaluation and move marks written after a move.
+fn is_mark_char(c: char) -> bool {
+    matches!(c, '±' | '∓' | '∞' | '⩲' | '⩱' | '‼' | '⁇' | '⁉' | '⁈' | '□')
+}
+
+/// An unknown word: at least one character, up to a delimiter or separator.
+fn word_len(s: &[u8], encoding: Encoding) -> usize {
+    let mut i = 0;
+    while i < s.len() {
+        let b = s[i];
+        if b < 0x80 {
+            if i > 0 && is_delimiter_byte(b) {
+                break;
+            }
+            i += 1;
+        } else {
+            match char_at(&s[i..], encoding) {
+                Some((c, _)) if i > 0 && is_unicode_space(c) => break,
+                Some((_, len)) => i += len,
+                None => i += 1,
+            }
+        }
+    }
+    i.max(1)
+}
+
+fn non_ascii_token(s: &[u8], encoding: Encoding) -> (TokenKind, usize) {
+    let Some((c, len)) = char_at(s, encoding) else {
+        return (TokenKind::Unknown, 1);
+    };
+    if is_unicode_space(c) {
+        return (TokenKind::Whitespace, whitespace_len(s, encoding));
+    }
+    match c {
+        '\u{2654}'..='\u{265F}' => match san_len(s, encoding) {
+            Some(len) => (TokenKind::San, len),
+            None => (TokenKind::Unknown, word_len(s, encoding)),
+        },
+        '½' => match half_result_len(s, encoding) {
+            Some(len) => (TokenKind::Result, len),
+            None => (TokenKind::Unknown, word_len(s, encoding)),
+        },
+        '«' => {
+            let after = &s[len..];
+            match after.first() {
+                Some(b'=') => match char_at(&after[1..], encoding) {
+                    Some(('»', close)) => (TokenKind::DrawOffer, len + 1 + close),
+                    _ => (TokenKind::Unknown, word_len(s, encoding)),
+                },
+                _ => (TokenKind::Unknown, word_len(s, encoding)),
+            }
+        }
+        _ if is_mark_char(c) => match evaluation_len(s, encoding) {
+            Some(len) => (TokenKind::Glyph, len),
+            None => (TokenKind::Unknown, word_len(s, encoding)),
+        },
+        _ => (TokenKind::Unknown, word_len(s, encoding)),
+    }
+}
+
+/// Tokens that start with a digit: results, castling with zeros, move numbers.
+fn digit_token(s: &[u8], encoding: Encoding) -> (TokenKind, usize) {
+    for result in [&b"1-0"[..], b"0-1", b"1/2-1/2"] {
+        if s.starts_with(result) && is_result_end(s, result.len()) {
+            return (TokenKind::Result, result.len());
+        }
+    }
+    if let Some(len) = castling_len(s, encoding).and_then(|len| san_suffix(s, len, encoding)) {
+        return (TokenKind::San, len);
+    }
+    match move_number(s) {
+        Ok((rest, ())) => {
+            let len = s.len() - rest.len();
+            let dotted = s[..len].last().is_some_and(|&b| b == b'.');
+            if dotted || is_token_end(s, len, encoding) {
+                (TokenKind::MoveNumber, len)
+            } else if let Some(len) = ellipsis_len(&s[len..], encoding).map(|e| len + e) {
+                (TokenKind::MoveNumber, len)
+            } else {
+                (TokenKind::Unknown, word_len(s, encoding))
+            }
+        }
+        Err(_) => (TokenKind::Unknown, word_len(s, encoding)),
+    }
+}
+
+/// A result must not run on into a word (`1-0-0`, `1/2x`).
+fn is_result_end(s: &[u8], i: usize) -> bool {
+    match s.get(i) {
+        Some(b) => !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'/' | b'.')),
+        None => true,
+    }
+}
+
+/// `12`, `12.`, `12...`, `12 .` (digits, then optional spaces only when dots follow).
+fn move_number(s: &[u8]) -> IResult<&[u8], ()> {
+    let (rest, _) = digit1(s)?;
+    let (after_space, _) = space0(rest)?;
+    let dots = |i| take_while1::<_, _, nom::error::Error<&[u8]>>(|b| b == b'.')(i);
+    match dots(after_space) {
+        Ok((after_dots, _)) => {
+            // `1. ... Ba5`: a spaced ellipsis for Black's move belongs to the number.
+            let (after_space, _) = space0(after_dots)?;
+            match take_while1::<_, _, nom::error::Error<&[u8]>>(|b| b == b'.')(after_space) {
+                Ok((after_more, more)) if more.len() >= 2 => Ok((after_more, ())),
+                _ => Ok((after_dots, ())),
+            }
+        }
+        Err(_) => Ok((rest, ())),
+    }
+}
+
+/// `…` (U+2026, or Windows-1252 byte 0x85) directly after a move number.
+fn ellipsis_len(s: &[u8], encoding: Encoding) -> Option<usize> {
+    match char_at(s, encoding) {
+        Some(('…', len)) => Some(len),
+        _ => None,
+    }
+}
+
+/// `$` followed by digits.
+fn nag_len(s: &[u8]) -> Option<usize> {
+    let parsed: IResult<&[u8], &[u8]> = preceded(byte_char('$'), digit1).parse(s);
+    parsed.ok().map(|(rest, _)| s.len() - rest.len())
+}
+
+/// `½-½` with `½` in UTF-8 or as the Windows-1252 / Latin-1 byte 0xBD.
+fn half_result_len(s: &[u8], encoding: Encoding) -> Option<usize> {
+    let (first, a) = char_at(s, encoding)?;
+    if first != '½' || s.get(a) != Some(&b'-') {
+        return None;
+    }
+    let (second, b) = char_at(&s[a + 1..], encoding)?;
+    let len = a + 1 + b;
+    (second == '½' && is_result_end(s, len)).then_some(len)
+}
+
+/// Evaluation marks and glyph runs written as a word of their own: `=`, `+=`, `=+`, `+/-`,
+/// `-+`, `±`, `∓`, `∞`, `=/∞`, `‼`… (never `--`, the null move).
+fn evaluation_len(s: &[u8], encoding: Encoding) -> Option<usize> {
+    let mut i = 0;
+    while i < s.len() {
+        match s[i] {
+            b'+' | b'-' | b'=' | b'/' => i += 1,
+            0x80..=0xFF => match char_at(&s[i..], encoding) {
+                Some((c, len)) if is_mark_char(c) => i += len,
+                _ => break,
+            },
+            _ => break,
+        }
+    }
+    if i == 0 || &s[..i] == b"--" {
+        return None;
+    }
+    let end_ok = match s.get(i) {
+        None => true,
+        Some(&b) if b < 0x80 => is_delimiter_byte(b),
+        Some(_) => is_token_end(s, i, encoding),
+    };
+    end_ok.then_some(i)
+}
+
+/// `e.p.`, `a.p.`, `e. p.`, `a. p.` (final dot optional), ending at a token end.
+pub(crate) fn en_passant_len(s: &[u8], encoding: Encoding) -> Option<usize> {
+    if s.len() < 3 || !matches!(s[0], b'a' | b'e') || s[1] != b'.' {
+        return None;
+    }
+    let mut i = 2;
+    if s.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    if s.get(i) != Some(&b'p') {
+        return None;
+    }
+    i += 1;
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+    }
+    let end_ok = match s.get(i) {
+        None => true,
+        Some(&b) if b < 0x80 => is_delimiter_byte(b),
+        Some(_) => {
+            matches!(char_at(&s[i..], encoding), Some((c, _)) if is_unicode_space(c) || is_mark_char(c))
+        }
+    };
+    end_ok.then_some(i)
+}
+
+/// Castling with `O`, `0` or `o` and `-` or an en dash (UTF-8, or Windows-1252 byte 0x96).
+fn castling_len(s: &[u8], encoding: Encoding) -> Option<usize> {
+    let is_o = |b: u8| matches!(b, b'O' | b'0' | b'o');
+    if !s.first().copied().is_some_and(is_o) {
+        return None;
+    }
+    let mut i = 1;
+    let mut sides = 0;
+    while sides < 2 {
+        let dash = match s.get(i) {
+            Some(b'-') => 1,
+            Some(0x80..=0xFF) => match char_at(&s[i..], encoding) {
+                Some(('–', len)) => len,
+                _ => break,
+            },
+            _ => break,
+        };
+        if !s.get(i + dash).copied().is_some_and(is_o) {
+            break;
+        }
+        i += dash + 1;
+        sides += 1;
+    }
+    (sides > 0).then_some(i)
+}
+
+/// A piece letter: any ASCII capital (every language's letters, and more for safety).
+fn is_piece_letter(b: u8) -> bool {
+    b.is_ascii_uppercase()
+}
+
+/// Length of a figurine (U+2654..=U+265F) at the start of `s`.
+fn figurine_len(s: &[u8], encoding: Encoding) -> Option<usize> {
+    if encoding.single_byte() {
+        return None;
+    }
+    match utf8_char(s) {
+        Some(('\u{2654}'..='\u{265F}', len)) => Some(len),
+        _ => None,
+    }
+}
+
+/// Check marks (`+`, `++`, `#`) after a move, then a token end.
+fn san_suffix(s: &[u8], mut i: usize, encoding: Encoding) -> Option<usize> {
+    let mut marks = 0;
+    while marks < 2 && matches!(s.get(i), Some(b'+' | b'#')) {
+        i += 1;
+        marks += 1;
+    }
+    is_token_end(s, i, encoding).then_some(i)
+}
+
+/// The length of a move-shaped token at the start of `s`, if it is one.
+pub(crate) fn san_len(s: &[u8], encoding: Encoding) -> Option<usize> {
+    if let Some(len) = castling_len(s, encoding).and_then(|len| san_suffix(s, len, encoding)) {
+        return Some(len);
+    }
+    if s.starts_with(b"--") || s.starts_with(b"Z0") {
+        return is_token_end(s, 2, encoding).then_some(2);
+    }
+    let mut i = 0;
+    let mut piece = false;
+    match *s.first()? {
+        b if is_piece_letter(b) => {
+            i = 1;
+            piece = true;
+        }
+        b if b >= 0x80 => {
+            i = figurine_len(s, encoding)?;
+            piece = true;
+        }
+        _ => {}
+    }
+    if s.get(i) == Some(&b'@') {
+        i += 1;
+    }
+    let body_start = i;
+    let mut files = 0;
+    let mut ranks = 0;
+    let mut last_rank = false;
+    let mut last_file = 0u8;
+    let mut first_file = 0u8;
+    let mut captures = 0;
+    while let Some(&b) = s.get(i) {
+        match b {
+            b'a'..=b'h' => {
+                if ranks > 0 && s.get(i + 1) == Some(&b'.') {
+                    break; // a glued en-passant mark: `exd6a.p.`
+                }
+                if b == b'b' && last_rank && is_token_end(s, i + 1, encoding) {
+                    break; // a UCI promotion to a bishop: `d7d8b`
+                }
+                if files == 0 {
+                    first_file = b;
+                }
+                files += 1;
+                last_file = b;
+                last_rank = false;
+                i += 1;
+            }
+            b'1'..=b'8' => {
+                ranks += 1;
+                last_rank = true;
+                i += 1;
+            }
+            b'x' | b':' => {
+                captures += 1;
+                last_rank = false;
+                i += 1;
+                // The captured piece named after the mark: `Bb4xNc3`.
+                if s.get(i).copied().is_some_and(is_piece_letter)
+                    && matches!(s.get(i + 1), Some(b'a'..=b'h'))
+                {
+                    i += 1;
+                }
+            }
+            b'-' if matches!(s.get(i + 1), Some(b'a'..=b'h')) => {
+                last_rank = false;
+                i += 1;
+            }
+            _ => break,
+        }
+        if i - body_start > 12 {
+            return None;
+        }
+    }
+    let pawn_capture_abbreviation =
+        !piece && ranks == 0 && files == 2 && captures <= 1 && first_file.abs_diff(last_file) == 1;
+    if files == 0 || !(last_rank || pawn_capture_abbreviation) {
+        return None;
+    }
+    if last_rank {
+        i = promotion_end(s, i, encoding);
+    }
+    san_suffix(s, i, encoding)
+}
+
+/// Skips a promotion after the destination square: `=Q`, `/Q`, `(Q)`, `Q`, `=♕`, or a
+/// lower-case UCI letter (`e7e8q`).
+fn promotion_end(s: &[u8], i: usize, encoding: Encoding) -> usize {
+    let mut j = i;
+    let marked = matches!(s.get(j), Some(b'=' | b'/'));
+    if marked {
+        j += 1;
+    }
+    match s.get(j) {
+        Some(b'(')
+            if s.get(j + 1).copied().is_some_and(is_piece_letter)
+                && s.get(j + 2) == Some(&b')') =>
+        {
+            j + 3
+        }
+        Some(&b) if is_piece_letter(b) => j + 1,
+        Some(&b) if b >= 0x80 => figurine_len(&s[j..], encoding).map_or(i, |len| j + len),
+        Some(b'q' | b'r' | b'b' | b'n') if !marked && is_token_end(s, j + 1, encoding) => j + 1,
+        _ => i,
+    }
+}
+
+/// A parsed tag pair: token length, name span, raw value span (relative to the token).
+type ParsedTag = (usize, (usize, usize), (usize, usize));
+
+/// A tag pair: `[`, name, `"value"` (with `\"` and `\\` escapes), `]`. Returns the token
+/// length and the name and raw value spans relative to `s`.
+fn tag_pair(s: &[u8]) -> Option<ParsedTag> {
+    let offset = |rest: &[u8]| s.len() - rest.len();
+    let strict: IResult<&[u8], (&[u8], &[u8])> = (|i| {
+        let (i, _) = byte_char('[')(i)?;
+        let (i, _) = space0(i)?;
+        let (i, name) = take_while1(is_name_byte)(i)?;
+        let (i, _) = space0(i)?;
+        let (i, _) = byte_char('"')(i)?;
+        let (i, value) = quoted_value(i)?;
+        let (i, _) = byte_char('"')(i)?;
+        let (i, _) = space0(i)?;
+        let (i, _) = byte_char(']')(i)?;
+        Ok((i, (name, value)))
+    })(s);
+    if let Ok((rest, (name, value))) = strict {
+        let name_start = name.as_ptr() as usize - s.as_ptr() as usize;
+        let value_start = value.as_ptr() as usize - s.as_ptr() as usize;
+        return Some((
+            offset(rest),
+            (name_start, name_start + name.len()),
+            (value_start, value_start + value.len()),
+        ));
+    }
+    lenient_tag_pair(s)
+}
+
+/// Real files write unescaped quotes inside values (`[Event "The "Best" game"]`): accept
+/// a value that runs to the last `"` before the `]` that closes the line.
+fn lenient_tag_pair(s: &[u8]) -> Option<ParsedTag> {
+    let line = &s[..line_content_len(s)];
+    let head: IResult<&[u8], &[u8]> = (|i| {
+        let (i, _) = tag(&b"["[..])(i)?;
+        let (i, _) = space0(i)?;
+        let (i, name) = take_while1(is_name_byte)(i)?;
+        let (i, _) = take_while(|b| b == b' ' || b == b'\t')(i)?;
+        let (i, _) = tag(&b"\""[..])(i)?;
+        Ok((i, name))
+    })(line);
+    let (after_quote, name) = head.ok()?;
+    let value_start = line.len() - after_quote.len();
+    let trimmed = line.len()
+        - line
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+    if trimmed == 0 || line[trimmed - 1] != b']' {
+        return None;
+    }
+    let close = line[..trimmed - 1]
+        .iter()
+        .rposition(|&b| b != b' ' && b != b'\t')?;
+    if line[close] != b'"' || close < value_start {
+        return None;
+    }
+    let name_start = 1 + line[1..]
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    Some((
+        trimmed,
+        (name_start, name_start + name.len()),
+        (value_start, close),
+    ))
+}
+
+fn is_name_byte(b: u8) -> bool {
+    (b.is_ascii_graphic() && !matches!(b, b'"' | b'[' | b']')) || b >= 0x80
+}
+
+/// The raw bytes of a quoted value up to the closing quote (not included); a value may not
+/// cross a line end.
+fn quoted_value(s: &[u8]) -> IResult<&[u8], &[u8]> {
+    let mut i = 0;
+    while i < s.len() {
+        match s[i] {
+            b'"' => return Ok((&s[i..], &s[..i])),
+            b'\\' if i + 1 < s.len() && s[i + 1] != b'\n' => i += 2,
+            b'\n' => break,
+            _ => i += 1,
+        }
+    }
+    Err(nom::Err::Error(nom::error::Error::new(
+        s,
+        nom::error::ErrorKind::Char,
+    )))
+}
+
+/// A malformed tag pair: up to the first `]` on the line, or the line end.
+fn malformed_tag_len(s: &[u8]) -> usize {
+    let line = line_content_len(s);
+    match memchr::memchr(b']', &s[..line]) {
+        Some(close) => close + 1,
+        None => line.max(1),
+    }
+}
+
+/// Whether `s` starts with something that begins a game's movetext: a move number or a
+/// complete move-shaped token (used by the reader to find games without tags).
+pub(crate) fn starts_move(s: &[u8], encoding: Encoding) -> bool {
+    match s.first() {
+        Some(b'0'..=b'9') => {
+            let (kind, _) = digit_token(s, encoding);
+            matches!(kind, TokenKind::MoveNumber | TokenKind::San)
+        }
+        Some(_) => san_len(s, encoding).is_some(),
+        None => false,
+    }
+}
+
+/// Resolves the `\"` and `\\` escapes of a tag value.
+pub(crate) fn unescape(value: Cow<'_, str>) -> Cow<'_, str> {
+    if !value.contains('\\') {
+        return value;
+    }
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some(next @ ('"' | '\\')) => out.push(next),
+                Some(next) => {
+                    out.push('\\');
+                    out.push(next);
+                }
+                None => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
