@@ -22,6 +22,7 @@
 
 pub mod attacks;
 mod bitboard;
+pub mod detect;
 mod fen;
 pub mod perft;
 mod position;
