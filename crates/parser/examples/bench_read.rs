@@ -55,7 +55,10 @@ fn main() -> io::Result<()> {
         theirs.push(mbps_b);
     }
     let (ours, theirs) = (median(ours), median(theirs));
-    println!("median: planilla-parser {ours:.1} MB/s, pgn-reader {theirs:.1} MB/s, ratio {:.2}x", ours / theirs);
+    println!(
+        "median: planilla-parser {ours:.1} MB/s, pgn-reader {theirs:.1} MB/s, ratio {:.2}x",
+        ours / theirs
+    );
     Ok(())
 }
 
@@ -78,7 +81,10 @@ fn build_data(corpus: &Path, out: &Path) -> io::Result<()> {
         chunk.extend_from_slice(b"\n\n");
     }
     if chunk.is_empty() {
-        return Err(io::Error::other(format!("no .pgn files in {}", corpus.display())));
+        return Err(io::Error::other(format!(
+            "no .pgn files in {}",
+            corpus.display()
+        )));
     }
     if let Some(parent) = out.parent() {
         std::fs::create_dir_all(parent)?;
@@ -92,7 +98,11 @@ fn build_data(corpus: &Path, out: &Path) -> io::Result<()> {
     }
     writer.flush()?;
     std::fs::rename(tmp, out)?;
-    eprintln!("built {} ({written} bytes from {} files)", out.display(), files.len());
+    eprintln!(
+        "built {} ({written} bytes from {} files)",
+        out.display(),
+        files.len()
+    );
     Ok(())
 }
 
@@ -156,7 +166,11 @@ impl Visitor for EveryToken {
         ControlFlow::Continue(())
     }
 
-    fn comment(&mut self, _movetext: &mut (), comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+    fn comment(
+        &mut self,
+        _movetext: &mut (),
+        comment: RawComment<'_>,
+    ) -> ControlFlow<Self::Output> {
         self.events += 1;
         self.bytes += comment.as_bytes().len() as u64;
         ControlFlow::Continue(())

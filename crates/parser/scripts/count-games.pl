@@ -2,8 +2,8 @@
 # Independent game count for scripts/check-corpora: a second implementation, written
 # separately from the Rust reader, of the rule documented in crates/parser/src/reader.rs:
 #   - each tag section is one game, with or without movetext: a tag line after movetext
-#     starts a new game, and inside a tag section a blank line followed by a tag name the
-#     section already has starts a new one (tag-only broadcast exports);
+#     starts a new game, and inside a tag section a blank line followed by an Event tag
+#     or a tag name the section already has starts a new one (tag-only broadcast exports);
 #   - movetext with no tags before it is a game; after a line ending in a result, a line
 #     starting with a move number or a move starts a new game without tags;
 #   - brace comments hide everything, except a line that is exactly one tag pair, which
@@ -59,7 +59,7 @@ for my $line (split /\n/, $data, -1) {
     if ($line =~ /^%/) { $trivia = 1; line_end($line); next; }
     if ($line =~ /^$space*\[[ \t]*([^ \t"\]\r]*)/) {
         my $name = $1;
-        if ($state eq 'moves' || ($state eq 'tags' && $blank && exists $names{$name})) {
+        if ($state eq 'moves' || ($state eq 'tags' && $blank && ($name eq 'Event' || exists $names{$name}))) {
             start_game('tags');
         } elsif ($state eq 'none') {
             $games++;

@@ -169,11 +169,16 @@ fn syntax(message: &'static str, start: usize, end: usize) -> Finding {
     )
 }
 
+#[inline]
 fn whitespace_len(s: &[u8], encoding: Encoding) -> usize {
     let mut i = 0;
     while i < s.len() {
-        match s[i] {
-            b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | b',' => i += 1,
+        let b = s[i];
+        if CLASS[b as usize] & SPACE != 0 {
+            i += 1;
+            continue;
+        }
+        match b {
             0x80..=0xFF => match char_at(&s[i..], encoding) {
                 Some((c, len)) if is_unicode_space(c) => i += len,
                 _ => break,
@@ -193,35 +198,41 @@ fn line_content_len(s: &[u8]) -> usize {
     }
 }
 
+/// Byte classes for the hot paths.
+const SPACE: u8 = 1;
+const DELIMITER: u8 = 2;
+
+static CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let spaces = b" \t\n\r\x0b\x0c,";
+    let mut i = 0;
+    while i < spaces.len() {
+        table[spaces[i] as usize] = SPACE | DELIMITER;
+        i += 1;
+    }
+    let delimiters = b"{}()[];$!?";
+    let mut i = 0;
+    while i < delimiters.len() {
+        table[delimiters[i] as usize] = DELIMITER;
+        i += 1;
+    }
+    table
+};
+
 /// Whether a byte may not continue a word: ASCII whitespace and the PGN punctuation.
+#[inline]
 fn is_delimiter_byte(b: u8) -> bool {
-    matches!(
-        b,
-        b' ' | b'\t'
-            | b'\n'
-            | b'\r'
-            | 0x0b
-            | 0x0c
-            | b'{'
-            | b'}'
-            | b'('
-            | b')'
-            | b'['
-            | b']'
-            | b';'
-            | b'$'
-            | b','
-            | b'!'
-            | b'?'
-    )
+    CLASS[b as usize] & DELIMITER != 0
 }
 
 /// Whether a token that ends at `s[i]` is complete: nothing follows, or a delimiter, a
 /// glyph, an en-passant mark, or a non-ASCII separator or mark.
+#[inline]
 pub(crate) fn is_token_end(s: &[u8], i: usize, encoding: Encoding) -> bool {
     let Some(&b) = s.get(i) else { return true };
     if b < 0x80 {
-        return is_delimiter_byte(b) || en_passant_len(&s[i..], encoding).is_some();
+        return is_delimiter_byte(b)
+            || (matches!(b, b'a' | b'e') && en_passant_len(&s[i..], encoding).is_some());
     }
     match char_at(&s[i..], encoding) {
         Some((c, _)) => is_unicode_space(c) || is_mark_char(c) || matches!(c, '«' | '»'),
@@ -291,6 +302,15 @@ fn non_ascii_token(s: &[u8], encoding: Encoding) -> (TokenKind, usize) {
 
 /// Tokens that start with a digit: results, castling with zeros, move numbers.
 fn digit_token(s: &[u8], encoding: Encoding) -> (TokenKind, usize) {
+    // Fast path: `12.` not followed by a spaced ellipsis, or `12...`.
+    let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
+    if s.get(digits) == Some(&b'.') {
+        let dots = s[digits..].iter().take_while(|&&b| b == b'.').count();
+        let end = digits + dots;
+        if dots > 1 || s.get(end) != Some(&b' ') || s.get(end + 1) != Some(&b'.') {
+            return (TokenKind::MoveNumber, end);
+        }
+    }
     for result in [&b"1-0"[..], b"0-1", b"1/2-1/2"] {
         if s.starts_with(result) && is_result_end(s, result.len()) {
             return (TokenKind::Result, result.len());
@@ -471,7 +491,25 @@ fn san_suffix(s: &[u8], mut i: usize, encoding: Encoding) -> Option<usize> {
 
 /// The length of a move-shaped token at the start of `s`, if it is one.
 pub(crate) fn san_len(s: &[u8], encoding: Encoding) -> Option<usize> {
-    if let Some(len) = castling_len(s, encoding).and_then(|len| san_suffix(s, len, encoding)) {
+    // Fast paths for the most common shapes: `e4`, `Nf3`, followed by a delimiter.
+    match *s {
+        [b'a'..=b'h', b'1'..=b'8', next, ..]
+            if is_delimiter_byte(next) && !matches!(next, b'(') =>
+        {
+            return Some(2);
+        }
+        [
+            b'A'..=b'N' | b'P'..=b'Y',
+            b'a'..=b'h',
+            b'1'..=b'8',
+            next,
+            ..,
+        ] if is_delimiter_byte(next) => return Some(3),
+        _ => {}
+    }
+    if matches!(s.first(), Some(b'O' | b'0' | b'o'))
+        && let Some(len) = castling_len(s, encoding).and_then(|len| san_suffix(s, len, encoding))
+    {
         return Some(len);
     }
     if s.starts_with(b"--") || s.starts_with(b"Z0") {

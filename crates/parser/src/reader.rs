@@ -11,8 +11,8 @@
 //!
 //! 1. A line whose first non-blank character is `[` is a tag line. It starts a new game
 //!    when the current game already has movetext (anything but tags, whitespace, comments
-//!    and `%` escape lines), or when it follows a blank line inside a tag section and
-//!    repeats a tag name already seen in that section. So each tag section is one game,
+//!    and `%` escape lines), or when it follows a blank line inside a tag section and is
+//!    an `Event` tag or repeats a tag name already seen in that section. So each tag section is one game,
 //!    with or without movetext (broadcast exports write hundreds of tag-only sections
 //!    separated by blank lines), while a stray blank line inside one tag section (as
 //!    ChessBase writes) does not split it.
@@ -29,7 +29,7 @@
 
 use std::io::{self, Read};
 
-use memchr::{memchr, memchr2};
+use memchr::{memchr, memchr2, memchr3};
 
 use crate::encoding::Encoding;
 use crate::finding::{Finding, FindingKind};
@@ -418,31 +418,76 @@ impl Splitter {
                     LineStart::Continue => self.at_line_start = false,
                 }
             }
+            // One search per stop: the line end, and what changes the comment state.
             let rest = &data[self.pos..];
-            let newline = memchr(b'\n', rest);
-            let segment_end = newline.map_or(data.len(), |i| self.pos + i);
-            if !self.rest_of_line {
-                self.body(&data[self.pos..segment_end]);
-            }
-            match newline {
-                Some(_) => {
-                    self.line_end(data, segment_end);
+            let hit = if self.rest_of_line {
+                memchr(b'\n', rest)
+            } else if self.in_comment {
+                memchr2(b'}', b'\n', rest)
+            } else if self.phase == Phase::Movetext {
+                memchr3(b'\n', b'{', b';', rest)
+            } else {
+                self.before_movetext(rest)
+            };
+            let Some(offset) = hit else {
+                self.pos = data.len();
+                continue;
+            };
+            let at = self.pos + offset;
+            self.pos = at + 1;
+            match data[at] {
+                b'\n' => {
+                    self.line_end(data, at);
                     self.lines += 1;
-                    self.pos = segment_end + 1;
                     self.line_start = self.pos;
                     self.at_line_start = true;
                     self.rest_of_line = false;
                     self.this_line_is_tag = false;
                 }
-                None => self.pos = data.len(),
+                b'}' => self.in_comment = false,
+                b'{' => {
+                    self.in_comment = true;
+                    self.has_content = true;
+                }
+                _ => {
+                    // `;`: the rest of the line is a comment.
+                    self.rest_of_line = true;
+                    self.has_content = true;
+                }
             }
         }
+    }
+
+    /// Before any movetext, every byte counts: the first one that is not blank, a comment
+    /// or a line end makes the game's movetext start. Returns the offset of the next stop
+    /// (`\n`, `{`, `;`) like the searches of [`Splitter::scan`].
+    fn before_movetext(&mut self, rest: &[u8]) -> Option<usize> {
+        for (i, &b) in rest.iter().enumerate() {
+            match b {
+                b'\n' | b'{' | b';' => return Some(i),
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {}
+                _ => {
+                    self.phase = Phase::Movetext;
+                    self.has_content = true;
+                    return memchr3(b'\n', b'{', b';', &rest[i..]).map(|j| i + j);
+                }
+            }
+        }
+        None
     }
 
     /// Decides what the line starting at `self.pos` means.
     fn line_start(&mut self, data: &[u8], eof: bool, encoding: Encoding) -> LineStart {
         let p = self.pos;
-        if !self.in_comment && data[p] == b'%' {
+        let first = data[p];
+        if !matches!(
+            first,
+            b'[' | b'%' | b'\n' | b' ' | b'\t' | b'\r' | 0x0b | 0x0c | 0xA0 | 0xC2 | 0xEF
+        ) && !(self.pending_result && !self.in_comment)
+        {
+            return LineStart::Continue;
+        }
+        if !self.in_comment && first == b'%' {
             self.rest_of_line = true;
             self.has_content = true;
             return LineStart::Continue;
@@ -486,7 +531,10 @@ impl Splitter {
             let name = tag_name_hash(line);
             match self.phase {
                 Phase::Movetext => return LineStart::Boundary,
-                Phase::Tags if self.blank_after_tags && self.tag_names.contains(&name) => {
+                Phase::Tags
+                    if self.blank_after_tags
+                        && (name == EVENT_HASH || self.tag_names.contains(&name)) =>
+                {
                     return LineStart::Boundary;
                 }
                 _ => {}
@@ -505,54 +553,6 @@ impl Splitter {
         LineStart::Continue
     }
 
-    /// Follows comments through a piece of one line (without its newline).
-    fn body(&mut self, segment: &[u8]) {
-        let mut i = 0;
-        while i < segment.len() {
-            if self.in_comment {
-                match memchr(b'}', &segment[i..]) {
-                    Some(j) => {
-                        i += j + 1;
-                        self.in_comment = false;
-                    }
-                    None => return,
-                }
-            } else if self.phase == Phase::Movetext {
-                match memchr2(b'{', b';', &segment[i..]) {
-                    Some(j) => {
-                        i += j;
-                        if segment[i] == b'{' {
-                            self.in_comment = true;
-                            i += 1;
-                        } else {
-                            self.rest_of_line = true;
-                            return;
-                        }
-                    }
-                    None => return,
-                }
-            } else {
-                match segment[i] {
-                    b'{' => {
-                        self.in_comment = true;
-                        self.has_content = true;
-                    }
-                    b';' => {
-                        self.rest_of_line = true;
-                        self.has_content = true;
-                        return;
-                    }
-                    b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {}
-                    _ => {
-                        self.phase = Phase::Movetext;
-                        self.has_content = true;
-                    }
-                }
-                i += 1;
-            }
-        }
-    }
-
     /// A line ended at `newline`: note tag-section ends and lines ending in a result.
     fn line_end(&mut self, data: &[u8], newline: usize) {
         if self.this_line_is_tag
@@ -564,6 +564,17 @@ impl Splitter {
         }
         if self.in_comment {
             return;
+        }
+        if !self.pending_result && self.phase == Phase::Movetext {
+            // Most lines end in a move or a comment: only a line whose last byte could end
+            // a result needs the word check.
+            let last = data[self.line_start..newline]
+                .iter()
+                .rev()
+                .find(|&&b| !matches!(b, b' ' | b'\t' | b'\r'));
+            if !matches!(last, Some(b'0' | b'1' | b'2' | b'*' | 0xBD)) {
+                return;
+            }
         }
         let from = self.line_start.max(newline.saturating_sub(LOOKBACK));
         let line = &data[from..newline];
@@ -615,15 +626,29 @@ fn tag_name_hash(line: &[u8]) -> u64 {
         .iter()
         .take_while(|&&b| b == b' ' || b == b'\t')
         .count();
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    for &b in after[skip..]
+    let name = after[skip..]
         .iter()
-        .take_while(|&&b| !matches!(b, b' ' | b'\t' | b'"' | b']' | b'\r'))
-    {
-        hash = (hash ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        .take_while(|&&b| !matches!(b, b' ' | b'\t' | b'"' | b']' | b'\r'));
+    name.fold(FNV_OFFSET, |hash, &b| fnv_step(hash, b))
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+const fn fnv_step(hash: u64, byte: u8) -> u64 {
+    (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3)
+}
+
+/// The hash of `Event`, the tag that conventionally opens a tag section.
+const EVENT_HASH: u64 = {
+    let name = b"Event";
+    let mut hash = FNV_OFFSET;
+    let mut i = 0;
+    while i < name.len() {
+        hash = fnv_step(hash, name[i]);
+        i += 1;
     }
     hash
-}
+};
 
 /// A line that is exactly one well-formed tag pair: `[Name "value"]`, blanks around.
 fn is_tag_shaped(line: &[u8]) -> bool {
