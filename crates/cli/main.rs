@@ -4,6 +4,9 @@
 //! status 0 when nothing at or above the failure threshold was found, 1 when
 //! something was, 2 for usage errors and unreadable input.
 
+mod check;
+mod input;
+mod output;
 mod perft;
 
 use clap::{Parser, Subcommand};
@@ -19,6 +22,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Validate games: replay every move and variation and report findings.
+    Check(check::CheckArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
     Perft(perft::PerftArgs),
 }
@@ -38,6 +43,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Check(args) => check::run(args),
         Command::Perft(args) => perft::run(args),
     };
     match result {

@@ -959,7 +959,8 @@ fn disambiguation_verdict(
     file: Option<File>,
     rank: Option<Rank>,
 ) -> Disambiguation {
-    if m.castling_side().is_some() {
+    // Nothing written: resolution already proved nothing else was needed.
+    if m.castling_side().is_some() || (file.is_none() && rank.is_none()) {
         return Disambiguation::Right;
     }
     let written = (file.is_some(), rank.is_some());

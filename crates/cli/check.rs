@@ -1,0 +1,192 @@
+//! `planilla check`: validate games and report findings.
+
+use crate::input::{InputArgs, collect_sources, io_reason, progress_bar};
+use crate::output::{Format, Totals, Writer};
+use anyhow::Context;
+use clap::Args;
+use planilla_parser::ReaderBuilder;
+use planilla_validator::{BatchConfig, Code, Config, Rules, Severity, check_stream};
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// Arguments of `planilla check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Edition of the FIDE Laws for draw rules: fide-2023, fide-2009 or fide-2005.
+    #[arg(long, default_value = "fide-2023", value_parser = parse_rules)]
+    pub rules: Rules,
+    /// Exit with status 1 when a finding at or above this severity is reported:
+    /// error, warning, note or never.
+    #[arg(long, default_value = "error", value_parser = parse_fail_on)]
+    pub fail_on: FailOn,
+    /// Report only these codes (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub select: Vec<String>,
+    /// Never report these codes (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub ignore: Vec<String>,
+}
+
+/// `--fail-on`: the lowest severity that fails the run, or never.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FailOn(pub Option<Severity>);
+
+fn parse_rules(s: &str) -> Result<Rules, String> {
+    Rules::from_name(s)
+        .ok_or_else(|| format!("unknown rules '{s}' (fide-2023, fide-2009, fide-2005)"))
+}
+
+fn parse_fail_on(s: &str) -> Result<FailOn, String> {
+    Ok(FailOn(match s {
+        "error" => Some(Severity::Error),
+        "warning" => Some(Severity::Warning),
+        "note" => Some(Severity::Note),
+        "never" => None,
+        _ => {
+            return Err(format!(
+                "unknown severity '{s}' (error, warning, note, never)"
+            ));
+        }
+    }))
+}
+
+/// Which codes are reported.
+pub struct Filter {
+    selected: Option<Vec<Code>>,
+    ignored: Vec<Code>,
+}
+
+impl Filter {
+    pub fn new(select: &[String], ignore: &[String]) -> anyhow::Result<Filter> {
+        let selected = if select.is_empty() {
+            None
+        } else {
+            Some(crate::input::check_names(
+                select,
+                Code::from_name,
+                "finding code",
+            )?)
+        };
+        let ignored = crate::input::check_names(ignore, Code::from_name, "finding code")?;
+        Ok(Filter { selected, ignored })
+    }
+
+    pub fn keeps(&self, code: Code) -> bool {
+        self.selected.as_ref().is_none_or(|s| s.contains(&code)) && !self.ignored.contains(&code)
+    }
+}
+
+pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let filter = Filter::new(&args.select, &args.ignore)?;
+    let config = Config {
+        rules: args.rules,
+        lang: args.input.lang.0,
+    };
+    let pool = crate::thread_pool(args.input.threads)?;
+    let (sources, problems) = collect_sources(&args.input.paths);
+    let mut input_failed = !problems.is_empty();
+    for p in &problems {
+        eprintln!("planilla: {p}");
+    }
+
+    let stdout = io::stdout();
+    let mut writer = Writer::new(
+        io::BufWriter::with_capacity(1 << 16, stdout.lock()),
+        args.format,
+    );
+    let mut totals = Totals::default();
+    let mut worst: Option<Severity> = None;
+    let total_size: Option<u64> = sources.iter().map(|s| s.size()).sum();
+    let bar = progress_bar(total_size, args.input.quiet);
+    let mut done_bytes = 0u64;
+
+    let outcome: io::Result<()> = (|| {
+        writer.begin()?;
+        for source in &sources {
+            let name = source.display_name();
+            let input = match source.open() {
+                Ok(r) => r,
+                Err(e) => {
+                    bar.suspend(|| eprintln!("planilla: {e:#}"));
+                    input_failed = true;
+                    continue;
+                }
+            };
+            let reader = ReaderBuilder::new()
+                .encoding(args.input.encoding)
+                .build(input);
+            totals.files += 1;
+            let base = done_bytes;
+            // Write errors are kept apart from read errors: the first ends
+            // the run, the second only this file.
+            let mut write_error: Option<io::Error> = None;
+            let result = check_stream(
+                reader,
+                &config,
+                BatchConfig::default(),
+                &pool,
+                |reports, progress| {
+                    let mut emit = || -> io::Result<()> {
+                        for report in reports {
+                            totals.games += 1;
+                            totals.plies += report.stats.plies;
+                            for f in &report.findings {
+                                if !filter.keeps(f.code) {
+                                    continue;
+                                }
+                                totals.count(f.severity());
+                                worst = worst.max(Some(f.severity()));
+                                writer.finding(&name, f)?;
+                            }
+                        }
+                        Ok(())
+                    };
+                    if let Err(e) = emit() {
+                        write_error = Some(e);
+                        return Err(io::Error::other("output failed"));
+                    }
+                    bar.set_position(base + progress.bytes);
+                    bar.set_message(format!("{} games", totals.games));
+                    Ok(())
+                },
+            );
+            if let Some(e) = write_error {
+                return Err(e);
+            }
+            if let Err(e) = result {
+                // A read error: name the file, keep what was reported, go on.
+                bar.suspend(|| eprintln!("planilla: {name}: cannot read: {}", io_reason(&e)));
+                input_failed = true;
+            }
+            done_bytes += source.size().unwrap_or(0);
+            writer.flush()?;
+        }
+        writer.end(&totals)
+    })();
+    bar.finish_and_clear();
+
+    match outcome {
+        Ok(()) => {}
+        // `planilla check big.pgn | head`: the reader went away; stop quietly.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        Err(e) => return Err(e).context("cannot write the report"),
+    }
+    let _ = io::stderr().flush();
+    if input_failed {
+        return Ok(ExitCode::from(2));
+    }
+    let failed = match (args.fail_on.0, worst) {
+        (Some(threshold), Some(w)) => w >= threshold,
+        _ => false,
+    };
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

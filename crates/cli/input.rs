@@ -1,0 +1,227 @@
+//! Options and plumbing shared by the subcommands that read games: paths,
+//! directories, standard input, encodings, languages, threads, progress.
+
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use planilla_core::san::Lang;
+use planilla_parser::Encoding;
+use std::collections::HashSet;
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+
+/// Input options of every subcommand that reads games.
+#[derive(Args, Debug, Clone)]
+pub struct InputArgs {
+    /// Files or directories (searched recursively for *.pgn); `-` or nothing reads
+    /// standard input.
+    pub paths: Vec<PathBuf>,
+    /// Text encoding: auto (UTF-8 where valid, else Windows-1252, decided piece by
+    /// piece), utf-8, windows-1252 or latin-1.
+    #[arg(long, default_value = "auto", value_parser = parse_encoding)]
+    pub encoding: Encoding,
+    /// Notation language of the moves: auto (decided per game), en, es, it, pt, fr,
+    /// de, nl or figurine.
+    #[arg(long, default_value = "auto", value_parser = parse_lang)]
+    pub lang: LangChoice,
+    /// Worker threads (default: all cores). Output is the same for every number.
+    #[arg(short = 'j', long, default_value_t = 0)]
+    pub threads: usize,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// `--lang`: a language or automatic detection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LangChoice(pub Option<Lang>);
+
+fn parse_encoding(s: &str) -> Result<Encoding, String> {
+    Encoding::from_name(s)
+        .ok_or_else(|| format!("unknown encoding '{s}' (auto, utf-8, windows-1252, latin-1)"))
+}
+
+fn parse_lang(s: &str) -> Result<LangChoice, String> {
+    if s == "auto" {
+        return Ok(LangChoice(None));
+    }
+    Lang::from_code(s)
+        .map(|l| LangChoice(Some(l)))
+        .ok_or_else(|| {
+            format!("unknown language '{s}' (auto, en, es, it, pt, fr, de, nl, figurine)")
+        })
+}
+
+/// One input to read: a file or standard input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Standard input.
+    Stdin,
+    /// A file, as the user named it (or as found under a named directory).
+    File(PathBuf),
+}
+
+impl Source {
+    /// The name used in reports.
+    pub fn display_name(&self) -> String {
+        match self {
+            Source::Stdin => "<stdin>".to_string(),
+            Source::File(p) => p.display().to_string(),
+        }
+    }
+
+    /// Opens the source for reading.
+    pub fn open(&self) -> anyhow::Result<Box<dyn Read + Send>> {
+        Ok(match self {
+            Source::Stdin => Box::new(std::io::stdin()),
+            Source::File(p) => Box::new(
+                std::fs::File::open(p).with_context(|| format!("cannot open {}", p.display()))?,
+            ),
+        })
+    }
+
+    /// The size in bytes, when known.
+    pub fn size(&self) -> Option<u64> {
+        match self {
+            Source::Stdin => None,
+            Source::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+        }
+    }
+}
+
+/// Whether a file name is one planilla reads when walking a directory.
+fn is_pgn(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.to_ascii_lowercase().ends_with(".pgn"))
+}
+
+/// Expands the paths into sources, in order: files as given, directories
+/// walked recursively in sorted order. Problems (a missing path, a directory
+/// with no PGN, an unreadable directory) are returned as messages; the
+/// sources that could be found are still returned.
+pub fn collect_sources(paths: &[PathBuf]) -> (Vec<Source>, Vec<String>) {
+    let mut sources = Vec::new();
+    let mut problems = Vec::new();
+    if paths.is_empty() {
+        sources.push(Source::Stdin);
+    }
+    for path in paths {
+        if path.as_os_str() == "-" {
+            sources.push(Source::Stdin);
+            continue;
+        }
+        match std::fs::metadata(path) {
+            Err(e) => problems.push(format!("{}: {}", path.display(), io_reason(&e))),
+            Ok(meta) if meta.is_dir() => {
+                let before = sources.len();
+                let mut seen = HashSet::new();
+                walk(path, &mut sources, &mut problems, &mut seen);
+                if sources.len() == before {
+                    problems.push(format!("{}: directory holds no .pgn file", path.display()));
+                }
+            }
+            Ok(_) => sources.push(Source::File(path.clone())),
+        }
+    }
+    (sources, problems)
+}
+
+fn walk(
+    dir: &Path,
+    sources: &mut Vec<Source>,
+    problems: &mut Vec<String>,
+    seen: &mut HashSet<PathBuf>,
+) {
+    // Symlink loops: each real directory is entered once.
+    let Ok(real) = std::fs::canonicalize(dir) else {
+        problems.push(format!("{}: cannot resolve directory", dir.display()));
+        return;
+    };
+    if !seen.insert(real) {
+        return;
+    }
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            problems.push(format!("{}: {}", dir.display(), io_reason(&e)));
+            return;
+        }
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        match std::fs::metadata(&path) {
+            Ok(m) if m.is_dir() => walk(&path, sources, problems, seen),
+            Ok(_) if is_pgn(&path) => sources.push(Source::File(path)),
+            Ok(_) => {}
+            Err(e) if is_pgn(&path) => {
+                problems.push(format!("{}: {}", path.display(), io_reason(&e)))
+            }
+            Err(_) => {}
+        }
+    }
+}
+
+/// An I/O error's reason in lower case, without the "(os error N)" tail.
+pub fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => {
+            let s = e.to_string();
+            let s = s.split(" (os error").next().unwrap_or(&s).to_string();
+            let mut c = s.chars();
+            match c.next() {
+                Some(f) => f.to_lowercase().collect::<String>() + c.as_str(),
+                None => s,
+            }
+        }
+    }
+}
+
+/// A progress bar on standard error for large inputs on a terminal; hidden
+/// in pipes, in CI, with `--quiet`, and for small inputs.
+pub fn progress_bar(total: Option<u64>, quiet: bool) -> ProgressBar {
+    const LARGE: u64 = 4 << 20;
+    let on_terminal = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+    if quiet || !on_terminal || total.is_some_and(|t| t < LARGE) {
+        return ProgressBar::hidden();
+    }
+    match total {
+        Some(t) => {
+            let bar = ProgressBar::new(t);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:40.cyan/blue} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg} eta {eta}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        }
+        None => {
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {bytes} {binary_bytes_per_sec} {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            bar
+        }
+    }
+}
+
+/// Fails with a usage error when a list of names holds an unknown one.
+pub fn check_names<T>(
+    names: &[String],
+    parse: impl Fn(&str) -> Option<T>,
+    what: &str,
+) -> anyhow::Result<Vec<T>> {
+    let mut out = Vec::new();
+    for n in names {
+        match parse(n) {
+            Some(v) => out.push(v),
+            None => bail!("unknown {what} '{n}'"),
+        }
+    }
+    Ok(out)
+}

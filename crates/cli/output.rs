@@ -1,0 +1,299 @@
+//! Writing findings: human, JSON Lines, GitHub workflow commands, SARIF 2.1.0.
+
+use planilla_validator::{Code, Finding, Severity};
+use std::io::{self, Write};
+
+/// An output format of `check` (and of `convert`'s reports).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// One line per finding, location first.
+    Human,
+    /// One JSON object per line, then a summary object.
+    Jsonl,
+    /// GitHub Actions workflow commands.
+    Github,
+    /// One SARIF 2.1.0 log for code-scanning upload.
+    Sarif,
+}
+
+/// Totals for the summary line.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Totals {
+    pub files: u64,
+    pub games: u64,
+    pub plies: u64,
+    pub errors: u64,
+    pub warnings: u64,
+    pub notes: u64,
+}
+
+impl Totals {
+    pub fn count(&mut self, severity: Severity) {
+        match severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
+            Severity::Note => self.notes += 1,
+        }
+    }
+}
+
+/// Appends `s` to `out` as the body of a JSON string.
+pub fn json_escape(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+}
+
+fn json_str(out: &mut String, s: &str) {
+    out.push('"');
+    json_escape(out, s);
+    out.push('"');
+}
+
+fn json_opt_str(out: &mut String, s: Option<&str>) {
+    match s {
+        Some(s) => json_str(out, s),
+        None => out.push_str("null"),
+    }
+}
+
+fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// Writes findings in one format; SARIF is streamed between a header and a
+/// footer so memory stays bounded.
+pub struct Writer<W: Write> {
+    out: W,
+    format: Format,
+    sarif_results: u64,
+    buf: String,
+}
+
+impl<W: Write> Writer<W> {
+    pub fn new(out: W, format: Format) -> Writer<W> {
+        Writer {
+            out,
+            format,
+            sarif_results: 0,
+            buf: String::with_capacity(1 << 16),
+        }
+    }
+
+    pub fn begin(&mut self) -> io::Result<()> {
+        if self.format == Format::Sarif {
+            let mut s = String::new();
+            s.push_str("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"planilla\",\"version\":");
+            json_str(&mut s, env!("CARGO_PKG_VERSION"));
+            s.push_str(",\"informationUri\":\"https://crates.io/crates/planilla\",\"rules\":[");
+            for (i, code) in Code::ALL.iter().enumerate() {
+                if i > 0 {
+                    s.push(',');
+                }
+                s.push_str("{\"id\":");
+                json_str(&mut s, code.as_str());
+                s.push_str(",\"shortDescription\":{\"text\":");
+                json_str(&mut s, code.as_str());
+                s.push_str("},\"defaultConfiguration\":{\"level\":");
+                json_str(&mut s, sarif_level(code.severity()));
+                s.push_str("}}");
+            }
+            s.push_str("]}},\"columnKind\":\"unicodeCodePoints\",\"results\":[\n");
+            self.out.write_all(s.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    pub fn finding(&mut self, file: &str, f: &Finding) -> io::Result<()> {
+        let b = &mut self.buf;
+        b.clear();
+        let severity = f.severity().name();
+        match self.format {
+            Format::Human => {
+                b.push_str(&format!(
+                    "{file}:{}:{}: {severity}[{}] game {}",
+                    f.line, f.column, f.code, f.game
+                ));
+                if let Some(ply) = f.ply {
+                    b.push_str(&format!(", ply {ply}"));
+                }
+                if !f.variation.is_empty() {
+                    let path: Vec<String> = f.variation.iter().map(u32::to_string).collect();
+                    b.push_str(&format!(", variation {}", path.join(".")));
+                }
+                if let Some(m) = &f.numbered_move {
+                    b.push_str(&format!(" ({m})"));
+                }
+                b.push_str(": ");
+                b.push_str(&f.message);
+                b.push('\n');
+            }
+            Format::Jsonl => {
+                b.push_str("{\"type\":\"finding\",\"file\":");
+                json_str(b, file);
+                b.push_str(&format!(",\"game\":{},\"ply\":", f.game));
+                match f.ply {
+                    Some(p) => b.push_str(&p.to_string()),
+                    None => b.push_str("null"),
+                }
+                b.push_str(&format!(",\"line\":{},\"column\":{},\"severity\":\"{severity}\",\"code\":\"{}\",\"move\":", f.line, f.column, f.code));
+                json_opt_str(b, f.san.as_deref());
+                b.push_str(",\"message\":");
+                json_str(b, &f.message);
+                b.push_str(",\"fen\":");
+                json_opt_str(b, f.fen.as_deref());
+                b.push_str(",\"variation\":[");
+                let path: Vec<String> = f.variation.iter().map(u32::to_string).collect();
+                b.push_str(&path.join(","));
+                b.push_str("]}\n");
+            }
+            Format::Github => {
+                let level = match f.severity() {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Note => "notice",
+                };
+                let mut text = format!("game {}", f.game);
+                if let Some(ply) = f.ply {
+                    text.push_str(&format!(", ply {ply}"));
+                }
+                if let Some(m) = &f.numbered_move {
+                    text.push_str(&format!(" ({m})"));
+                }
+                text.push_str(": ");
+                text.push_str(&f.message);
+                b.push_str(&format!(
+                    "::{level} file={},line={},col={},title={}::{}\n",
+                    github_property(file),
+                    f.line,
+                    f.column,
+                    f.code,
+                    github_data(&text)
+                ));
+            }
+            Format::Sarif => {
+                if self.sarif_results > 0 {
+                    b.push_str(",\n");
+                }
+                self.sarif_results += 1;
+                b.push_str("{\"ruleId\":");
+                json_str(b, f.code.as_str());
+                b.push_str(",\"level\":");
+                json_str(b, sarif_level(f.severity()));
+                b.push_str(",\"message\":{\"text\":");
+                let mut text = format!("game {}", f.game);
+                if let Some(ply) = f.ply {
+                    text.push_str(&format!(", ply {ply}"));
+                }
+                if let Some(m) = &f.numbered_move {
+                    text.push_str(&format!(" ({m})"));
+                }
+                text.push_str(": ");
+                text.push_str(&f.message);
+                json_str(b, &text);
+                b.push_str(
+                    "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":",
+                );
+                json_str(b, &sarif_uri(file));
+                b.push_str(&format!(
+                    "}},\"region\":{{\"startLine\":{},\"startColumn\":{}}}}}}}]",
+                    f.line, f.column
+                ));
+                b.push_str(&format!(",\"properties\":{{\"game\":{}", f.game));
+                if let Some(p) = f.ply {
+                    b.push_str(&format!(",\"ply\":{p}"));
+                }
+                b.push_str("}}");
+            }
+        }
+        self.out.write_all(self.buf.as_bytes())
+    }
+
+    pub fn end(&mut self, totals: &Totals) -> io::Result<()> {
+        match self.format {
+            Format::Human => writeln!(
+                self.out,
+                "{}, {}, {}: {}, {}, {}",
+                plural(totals.files, "file"),
+                plural(totals.games, "game"),
+                plural(totals.plies, "ply").replace("plys", "plies"),
+                plural(totals.errors, "error"),
+                plural(totals.warnings, "warning"),
+                plural(totals.notes, "note")
+            )?,
+            Format::Jsonl => writeln!(
+                self.out,
+                "{{\"type\":\"summary\",\"files\":{},\"games\":{},\"plies\":{},\"errors\":{},\"warnings\":{},\"notes\":{}}}",
+                totals.files,
+                totals.games,
+                totals.plies,
+                totals.errors,
+                totals.warnings,
+                totals.notes
+            )?,
+            Format::Github => writeln!(
+                self.out,
+                "planilla: {} files, {} games, {} plies: {} errors, {} warnings, {} notes",
+                totals.files,
+                totals.games,
+                totals.plies,
+                totals.errors,
+                totals.warnings,
+                totals.notes
+            )?,
+            Format::Sarif => {
+                self.out.write_all(b"\n]}]}\n")?;
+            }
+        }
+        self.out.flush()
+    }
+
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+fn sarif_level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
+
+/// A relative path as a URI reference (forward slashes, spaces escaped).
+fn sarif_uri(file: &str) -> String {
+    let mut out = String::new();
+    for c in file.replace('\\', "/").chars() {
+        match c {
+            ' ' => out.push_str("%20"),
+            '%' => out.push_str("%25"),
+            '#' => out.push_str("%23"),
+            '?' => out.push_str("%3F"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn github_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+fn github_property(s: &str) -> String {
+    github_data(s).replace(':', "%3A").replace(',', "%2C")
+}

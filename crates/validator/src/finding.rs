@@ -1,0 +1,138 @@
+//! Findings: what the validator reports, with codes and severities from the
+//! command-line contract.
+
+use std::fmt;
+
+/// How serious a finding is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Worth knowing; not a fault.
+    Note,
+    /// Probably a fault in the record.
+    Warning,
+    /// The record is wrong.
+    Error,
+}
+
+impl Severity {
+    /// `note`, `warning` or `error`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+macro_rules! codes {
+    ($($(#[$doc:meta])* $variant:ident = $code:expr, $severity:ident;)*) => {
+        /// A finding code of the contract (`../shared/docs/cli-contract.md`).
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Code {
+            /// Every code, in the contract's order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant),*];
+
+            /// The code as written in output and on the command line.
+            pub const fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $code,)* }
+            }
+
+            /// The severity the contract gives this code.
+            pub const fn severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$severity,)* }
+            }
+        }
+    };
+}
+
+codes! {
+    /// Malformed PGN.
+    SyntaxError = "syntax-error", Error;
+    /// A FEN/SetUp tag that is malformed or impossible.
+    InvalidFen = "invalid-fen", Error;
+    /// A move that matches no legal move.
+    IllegalMove = "illegal-move", Error;
+    /// A move that matches two or more legal moves.
+    AmbiguousMove = "ambiguous-move", Error;
+    /// Result tag and marker disagree, or the result contradicts the final position.
+    ResultMismatch = "result-mismatch", Error;
+    /// Moves recorded after the game had ended.
+    MoveAfterGameEnd = "move-after-game-end", Error;
+    /// A threefold-repetition claim was available and not taken.
+    MissedThreefoldClaim = "missed-threefold-claim", Warning;
+    /// A fifty-move claim was available and not taken.
+    MissedFiftyMoveClaim = "missed-fifty-move-claim", Warning;
+    /// Disambiguation no other piece needed.
+    RedundantDisambiguation = "redundant-disambiguation", Warning;
+    /// Disambiguation needed only if a pinned piece is counted.
+    PinnedDisambiguation = "pinned-disambiguation", Note;
+    /// The rank used where the file would have done.
+    NonPreferredDisambiguation = "non-preferred-disambiguation", Note;
+    /// `x` missing on a capture or present on a non-capture.
+    CaptureMark = "capture-mark", Note;
+    /// `+`/`#` missing or wrong, or `++` for mate.
+    CheckMark = "check-mark", Note;
+    /// Forms PGN export writes differently.
+    NonStandardSan = "non-standard-san", Note;
+    /// planilla itself failed on this game.
+    InternalError = "internal-error", Error;
+    /// A variant other than standard chess or Chess960.
+    UnsupportedVariant = "unsupported-variant", Note;
+    /// Text decoded as Windows-1252 / Latin-1, or holding U+FFFD.
+    Encoding = "encoding", Note;
+    /// The game is written in a language other than English.
+    NotationLanguage = "notation-language", Note;
+}
+
+impl Code {
+    /// Reads a code as written on the command line.
+    pub fn from_name(name: &str) -> Option<Code> {
+        Code::ALL.iter().copied().find(|c| c.as_str() == name)
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One finding about one game, located in its file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// What was found.
+    pub code: Code,
+    /// 1-based index of the game in its file.
+    pub game: u64,
+    /// 1-based half-move index along the line of the move, from the game's
+    /// starting position; `None` where the finding has no move.
+    pub ply: Option<u32>,
+    /// 1-based line in the file.
+    pub line: u64,
+    /// 1-based column, in characters of the decoded line.
+    pub column: u64,
+    /// The move as written, with its move number for human output
+    /// (`12. Nxe5`, `12... Nxe5`); `None` where the finding has no move.
+    pub numbered_move: Option<String>,
+    /// The move as written, alone (`Nxe5`).
+    pub san: Option<String>,
+    /// What is wrong, in lower case, without trailing period.
+    pub message: String,
+    /// FEN of the position before the move, where a position applies.
+    pub fen: Option<String>,
+    /// Empty for the main line, otherwise the path of 1-based variation
+    /// indexes (the n-th variation opened in its parent line).
+    pub variation: Vec<u32>,
+}
+
+impl Finding {
+    /// The severity of the finding's code.
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+}

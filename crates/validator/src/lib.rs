@@ -1,0 +1,208 @@
+//! planilla-validator: replays parsed games through `planilla-core` and
+//! reports findings with the codes, severities and locations of the
+//! command-line contract.
+//!
+//! [`check_game`] checks one game; [`check_stream`] runs a reader thread,
+//! bounded batches replayed in parallel with rayon, and hands the results
+//! back in input order, so output is the same for one thread and many.
+//!
+//! ```
+//! use planilla_parser::Game;
+//! use planilla_validator::{check_game, Code, Config};
+//!
+//! let pgn = b"[Result \"1-0\"]\n\n1. e4 e5 2. Cf3 Cc6 3. Ab5 Cf6 4. Rd2 1-0\n";
+//! let game = Game::from_bytes(&pgn[..], Default::default());
+//! let mut findings = Vec::new();
+//! check_game(&game, &Config::default(), &mut findings);
+//! // Spanish notation, decided from the letters; "Rd2" is a king move onto its own pawn.
+//! assert_eq!(findings[0].code, Code::NotationLanguage);
+//! assert_eq!(findings[1].code, Code::IllegalMove);
+//! assert_eq!(findings[1].ply, Some(7));
+//! ```
+
+#![warn(missing_docs)]
+
+mod finding;
+mod replay;
+mod rules;
+
+pub use finding::{Code, Finding, Severity};
+pub use replay::{Config, GameStats, check_game};
+pub use rules::Rules;
+
+use planilla_parser::{Game, Reader};
+use rayon::prelude::*;
+use std::io::{self, Read};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+/// The results for one game: its findings (in order) and counts.
+#[derive(Clone, Debug, Default)]
+pub struct GameReport {
+    /// 1-based index of the game in its file.
+    pub game: u64,
+    /// The findings, in the order they occur in the game.
+    pub findings: Vec<Finding>,
+    /// Counts.
+    pub stats: GameStats,
+}
+
+/// Checks one game, turning a panic (a bug in planilla) into an
+/// `internal-error` finding naming the game, so a run goes on.
+pub fn check_game_guarded(game: &Game, config: &Config) -> GameReport {
+    let mut findings = Vec::new();
+    let result = catch_unwind(AssertUnwindSafe(|| check_game(game, config, &mut findings)));
+    let stats = match result {
+        Ok(stats) => stats,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            let location = game.location(0);
+            findings.clear();
+            findings.push(Finding {
+                code: Code::InternalError,
+                game: game.index(),
+                ply: None,
+                line: location.line,
+                column: location.column,
+                numbered_move: None,
+                san: None,
+                message: format!("planilla failed on this game ({what}); please report it"),
+                fen: None,
+                variation: Vec::new(),
+            });
+            GameStats::default()
+        }
+    };
+    GameReport {
+        game: game.index(),
+        findings,
+        stats,
+    }
+}
+
+/// How games are grouped for parallel replay.
+#[derive(Clone, Copy, Debug)]
+pub struct BatchConfig {
+    /// Most games in one batch.
+    pub max_games: usize,
+    /// A batch is sent once its games hold this many bytes.
+    pub max_bytes: usize,
+}
+
+impl Default for BatchConfig {
+    fn default() -> Self {
+        BatchConfig {
+            max_games: 512,
+            max_bytes: 1 << 20,
+        }
+    }
+}
+
+/// Progress of a stream, handed to the caller with every batch.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Progress {
+    /// Bytes of input consumed so far.
+    pub bytes: u64,
+    /// Games read so far.
+    pub games: u64,
+}
+
+type Batch = Vec<Game>;
+
+/// Reads every game from `reader` on a thread of its own, checks bounded
+/// batches in parallel on `pool`, and calls `sink` with
+/// each batch's reports in input order. At most a few batches are in memory
+/// at once, whatever the input size.
+///
+/// # Errors
+///
+/// A read error from the input, or the first error `sink` returns.
+pub fn check_stream<R, F>(
+    reader: Reader<R>,
+    config: &Config,
+    batching: BatchConfig,
+    pool: &rayon::ThreadPool,
+    mut sink: F,
+) -> io::Result<()>
+where
+    R: Read + Send,
+    F: FnMut(&[GameReport], Progress) -> io::Result<()>,
+{
+    let (full_tx, full_rx): (SyncSender<io::Result<(Batch, Progress)>>, Receiver<_>) =
+        sync_channel(2);
+    let (empty_tx, empty_rx): (SyncSender<Batch>, Receiver<Batch>) = sync_channel(4);
+    std::thread::scope(|scope| {
+        scope.spawn(move || read_batches(reader, batching, full_tx, empty_rx));
+        let mut outcome = Ok(());
+        for message in full_rx.iter() {
+            let (batch, progress) = match message {
+                Ok(b) => b,
+                Err(e) => {
+                    outcome = Err(e);
+                    break;
+                }
+            };
+            let reports: Vec<GameReport> = pool.install(|| {
+                batch
+                    .par_iter()
+                    .map(|g| check_game_guarded(g, config))
+                    .collect()
+            });
+            if let Err(e) = sink(&reports, progress) {
+                outcome = Err(e);
+                break;
+            }
+            // The reader may have finished; a failed send only drops the buffers.
+            let _ = empty_tx.try_send(batch);
+        }
+        // Dropping the receivers stops the reader thread if we broke early.
+        drop(full_rx);
+        drop(empty_tx);
+        outcome
+    })
+}
+
+fn read_batches<R: Read>(
+    mut reader: Reader<R>,
+    batching: BatchConfig,
+    full: SyncSender<io::Result<(Batch, Progress)>>,
+    empty: Receiver<Batch>,
+) {
+    let mut progress = Progress::default();
+    loop {
+        let mut batch = empty.try_recv().unwrap_or_default();
+        let mut used = 0;
+        let mut bytes = 0;
+        let mut done = false;
+        while used < batching.max_games && bytes < batching.max_bytes {
+            if batch.len() <= used {
+                batch.push(Game::new());
+            }
+            match reader.read_game(&mut batch[used]) {
+                Ok(true) => {
+                    let g = &batch[used];
+                    bytes += g.bytes().len();
+                    progress.bytes = g.offset() + g.len_in_file();
+                    progress.games += 1;
+                    used += 1;
+                }
+                Ok(false) => {
+                    done = true;
+                    break;
+                }
+                Err(e) => {
+                    let _ = full.send(Err(e));
+                    return;
+                }
+            }
+        }
+        batch.truncate(used);
+        if (!batch.is_empty() && full.send(Ok((batch, progress))).is_err()) || done {
+            return;
+        }
+    }
+}

@@ -1,0 +1,938 @@
+//! Replaying one game (and every variation) and reporting what is wrong.
+
+use crate::finding::{Code, Finding};
+use crate::rules::Rules;
+use planilla_core::detect::{Detection, detect};
+use planilla_core::san::{
+    CaptureMark, CheckMark, Disambiguation, Forms, Lang, San, SanError, SanKind, SanPlus, Suffix,
+};
+use planilla_core::{Color, Move, MoveList, Position, Square, Validation};
+use planilla_parser::{FindingKind, Game, Token, TokenKind};
+
+/// What the validator checks and how.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Config {
+    /// The edition of the draw rules.
+    pub rules: Rules,
+    /// The notation language, or `None` to decide it per game.
+    pub lang: Option<Lang>,
+}
+
+/// Counts about one checked game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameStats {
+    /// Half-moves replayed, in every line.
+    pub plies: u64,
+}
+
+/// How a line of play ended on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    Checkmate(Color),
+    Stalemate,
+    DeadPosition,
+    Fivefold,
+    SeventyFive,
+}
+
+impl End {
+    fn describe(self) -> &'static str {
+        match self {
+            End::Checkmate(_) => "checkmate",
+            End::Stalemate => "stalemate",
+            End::DeadPosition => "a dead position (neither side can mate)",
+            End::Fivefold => "fivefold repetition (an automatic draw)",
+            End::SeventyFive => "the 75-move rule (an automatic draw)",
+        }
+    }
+
+    /// The only result the final position allows.
+    fn result(self) -> &'static str {
+        match self {
+            End::Checkmate(Color::White) => "1-0",
+            End::Checkmate(Color::Black) => "0-1",
+            _ => "1/2-1/2",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Moves are replayed.
+    Live,
+    /// A move failed (illegal, ambiguous, or after the end): the rest of the
+    /// line is not replayed. `at_last_move` is true while the failed move is
+    /// still the line's last token, so a variation after it branches from
+    /// the line's position.
+    Stopped { at_last_move: bool },
+}
+
+/// One line of play: the main line or a variation.
+struct Line {
+    pos: Position,
+    /// The position before the last move played (variations branch from it).
+    prev: Option<Position>,
+    /// Repetition keys since the last irreversible move, current position last.
+    history: Vec<u64>,
+    /// `history` length before the last move (None when that move cleared it).
+    prev_history: Option<usize>,
+    /// Half-moves from the game's start to the current position.
+    ply: u32,
+    path: Vec<u32>,
+    children: u32,
+    state: State,
+    /// How and after which move the game ended on the board in this line.
+    end: Option<(End, u32, Option<String>)>,
+    /// Whether this line's end has been reported for a later move.
+    end_reported: bool,
+    /// A variation skipped because its start position is unknown.
+    skipped: bool,
+}
+
+/// The first draw-claim chance of a rule on the main line.
+struct Chance {
+    ply: u32,
+    token: Token,
+    numbered: String,
+    san: String,
+    fen: String,
+    /// Who made the completing move.
+    mover: Color,
+    later: u32,
+}
+
+/// Results as PGN writes them, normalised (`½-½` reads as `1/2-1/2`).
+fn normalise_result(text: &str) -> Option<&'static str> {
+    match text.trim() {
+        "1-0" => Some("1-0"),
+        "0-1" => Some("0-1"),
+        "1/2-1/2" | "½-½" | "1/2" => Some("1/2-1/2"),
+        "*" => Some("*"),
+        _ => None,
+    }
+}
+
+/// Variant tag values that mean standard chess or Chess960.
+fn supported_variant(name: &str) -> bool {
+    let n: String = name
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect();
+    matches!(
+        n.as_str(),
+        "" | "standard"
+            | "chess"
+            | "normal"
+            | "fromposition"
+            | "chess960"
+            | "960"
+            | "fischerandom"
+            | "fischerrandom"
+    )
+}
+
+/// Checks one game and appends its findings (in the order they occur).
+pub struct GameChecker<'g> {
+    game: &'g Game,
+    config: Config,
+    lang: Lang,
+    out: &'g mut Vec<Finding>,
+    list: MoveList,
+    plies: u64,
+}
+
+/// Checks `game`, appending findings to `out`.
+pub fn check_game(game: &Game, config: &Config, out: &mut Vec<Finding>) -> GameStats {
+    let mut checker = GameChecker {
+        game,
+        config: *config,
+        lang: Lang::En,
+        out,
+        list: MoveList::new(),
+        plies: 0,
+    };
+    checker.run();
+    GameStats {
+        plies: checker.plies,
+    }
+}
+
+impl GameChecker<'_> {
+    #[allow(clippy::too_many_arguments)] // every field of a finding, named at each call
+    fn push(
+        &mut self,
+        code: Code,
+        at: usize,
+        ply: Option<u32>,
+        moved: Option<(&str, &str)>,
+        message: String,
+        fen: Option<String>,
+        variation: &[u32],
+    ) {
+        let location = self.game.location(at);
+        self.out.push(Finding {
+            code,
+            game: self.game.index(),
+            ply,
+            line: location.line,
+            column: location.column,
+            numbered_move: moved.map(|(numbered, _)| numbered.to_string()),
+            san: moved.map(|(_, san)| san.to_string()),
+            message,
+            fen,
+            variation: variation.to_vec(),
+        });
+    }
+
+    fn game_note(&mut self, code: Code, at: usize, message: String) {
+        self.push(code, at, None, None, message, None, &[]);
+    }
+
+    fn tag_position(&self, name: &str) -> Option<usize> {
+        let game = self.game;
+        game.tags()
+            .iter()
+            .find(|t| game.bytes()[t.name_span()].eq_ignore_ascii_case(name.as_bytes()))
+            .map(|t| game.tokens()[t.token as usize].start as usize)
+    }
+
+    fn run(&mut self) {
+        let game = self.game;
+        for f in game.findings() {
+            let code = match f.kind {
+                FindingKind::Encoding => Code::Encoding,
+                FindingKind::Syntax | FindingKind::GameTooLarge => Code::SyntaxError,
+            };
+            self.game_note(code, f.span.start as usize, f.message.to_string());
+        }
+
+        if let Some(variant) = game.tag("Variant")
+            && !supported_variant(&variant)
+        {
+            let at = self.tag_position("Variant").unwrap_or(0);
+            self.game_note(
+                Code::UnsupportedVariant,
+                at,
+                format!("variant '{variant}' is not standard chess or chess960: game skipped"),
+            );
+            return;
+        }
+
+        let start = match game.tag("FEN") {
+            None => Position::new(),
+            Some(fen) => match Position::from_fen(&fen, Validation::Strict) {
+                Ok(pos) => pos,
+                Err(e) => {
+                    let at = self.tag_position("FEN").unwrap_or(0);
+                    self.push(
+                        Code::InvalidFen,
+                        at,
+                        None,
+                        None,
+                        format!("{e}: '{fen}'"),
+                        None,
+                        &[],
+                    );
+                    return;
+                }
+            },
+        };
+
+        let tokens = game.tokens();
+        self.lang = match self.config.lang {
+            Some(lang) => lang,
+            None => self.detect_language(&start),
+        };
+        if self.lang != Lang::En
+            && self.config.lang.is_none()
+            && let Some(first) = tokens.iter().find(|t| t.kind == TokenKind::San)
+        {
+            let message = format!("the game is written in {} notation", self.lang_name());
+            self.game_note(Code::NotationLanguage, first.start as usize, message);
+        }
+
+        self.replay(start);
+    }
+
+    fn lang_name(&self) -> &'static str {
+        match self.lang {
+            Lang::Es => "Spanish (or Italian: the same letters)",
+            other => other.name(),
+        }
+    }
+
+    /// Decides the language from the main line's moves; reports two legal
+    /// readings instead of guessing (and goes on with the first).
+    fn detect_language(&mut self, start: &Position) -> Lang {
+        let game = self.game;
+        let mut depth = 0u32;
+        let mut moves: Vec<&[u8]> = Vec::new();
+        for t in game.tokens() {
+            match t.kind {
+                TokenKind::VariationStart => depth += 1,
+                TokenKind::VariationEnd => depth = depth.saturating_sub(1),
+                TokenKind::San if depth == 0 => moves.push(game.token_bytes(t)),
+                _ => {}
+            }
+        }
+        if moves.is_empty() {
+            return Lang::En;
+        }
+        match detect(start, &moves) {
+            Detection::Lang { lang, .. } => lang,
+            Detection::Ambiguous(langs) => {
+                let names: Vec<&str> = langs.iter().map(|l| l.name()).collect();
+                let first = game
+                    .tokens()
+                    .iter()
+                    .find(|t| t.kind == TokenKind::San)
+                    .map_or(0, |t| t.start);
+                let message = format!(
+                    "every move replays legally in {} notation with different moves: checked as {}; choose with --lang",
+                    names.join(" and "),
+                    langs[0].name()
+                );
+                self.game_note(Code::NotationLanguage, first as usize, message);
+                langs[0]
+            }
+        }
+    }
+
+    fn new_line(&self, pos: Position, ply: u32, path: Vec<u32>, history: Vec<u64>) -> Line {
+        Line {
+            pos,
+            prev: None,
+            history,
+            prev_history: None,
+            ply,
+            path,
+            children: 0,
+            state: State::Live,
+            end: None,
+            end_reported: false,
+            skipped: false,
+        }
+    }
+
+    fn replay(&mut self, start: Position) {
+        let game = self.game;
+        let tokens = game.tokens();
+        let rules = self.config.rules;
+        let mut lines: Vec<Line> =
+            vec![self.new_line(start, 0, Vec::new(), vec![rules.key(&start)])];
+        // The main line's end state and claims.
+        let mut threefold: Option<Chance> = None;
+        let mut fifty: Option<Chance> = None;
+        let mut result_marker: Option<(Token, &'static str)> = None;
+        let mut last_main_ply = 0u32;
+
+        let mut i = 0;
+        while i < tokens.len() {
+            let token = tokens[i];
+            i += 1;
+            match token.kind {
+                TokenKind::VariationStart => {
+                    let parent = lines.last_mut().expect("the main line is never popped");
+                    parent.children += 1;
+                    let mut path = parent.path.clone();
+                    path.push(parent.children);
+                    let branch = match (parent.skipped, parent.state) {
+                        (true, _) => None,
+                        (false, State::Live) => Some(match parent.prev {
+                            Some(prev) => (
+                                prev,
+                                parent.ply.saturating_sub(1),
+                                parent.prev_history.map(|n| parent.history[..n].to_vec()),
+                            ),
+                            None => (parent.pos, parent.ply, Some(parent.history.clone())),
+                        }),
+                        (false, State::Stopped { at_last_move: true }) => {
+                            Some((parent.pos, parent.ply, Some(parent.history.clone())))
+                        }
+                        (
+                            false,
+                            State::Stopped {
+                                at_last_move: false,
+                            },
+                        ) => None,
+                    };
+                    let line = match branch {
+                        Some((pos, ply, history)) => {
+                            let history = history.unwrap_or_else(|| vec![rules.key(&pos)]);
+                            self.new_line(pos, ply, path, history)
+                        }
+                        None => {
+                            let mut l = self.new_line(start, 0, path, Vec::new());
+                            l.skipped = true;
+                            l
+                        }
+                    };
+                    lines.push(line);
+                }
+                TokenKind::VariationEnd if lines.len() > 1 => {
+                    lines.pop();
+                }
+                TokenKind::Result if lines.len() == 1 => {
+                    let text = game.decode(token.span());
+                    if let Some(r) = normalise_result(&text) {
+                        result_marker = Some((token, r));
+                    }
+                }
+                TokenKind::San => {
+                    // An en-passant mark after the move belongs to it.
+                    let mut end = token.end;
+                    let mut j = i;
+                    while j < tokens.len() && tokens[j].kind == TokenKind::Whitespace {
+                        j += 1;
+                    }
+                    if j < tokens.len() && tokens[j].kind == TokenKind::EnPassantMark {
+                        end = tokens[j].end;
+                        i = j + 1;
+                    }
+                    let main = lines.len() == 1;
+                    let depth = lines.len() - 1;
+                    let line = &mut lines[depth];
+                    if line.skipped {
+                        continue;
+                    }
+                    if let State::Stopped { at_last_move } = &mut line.state {
+                        *at_last_move = false;
+                        continue;
+                    }
+                    let text = &game.bytes()[token.start as usize..end as usize];
+                    let outcome = self.play_move(line, token, text);
+                    if main {
+                        last_main_ply = line.ply;
+                        if let Some(chances) = outcome {
+                            self.note_chances(line, token, chances, &mut threefold, &mut fifty);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+
+        let main = &lines[0];
+        self.finish_main_line(main, last_main_ply, result_marker, threefold, fifty);
+    }
+
+    /// Plays one written move on `line`. Returns the draw-claim conditions
+    /// after it (threefold, fifty) when the move was played.
+    fn play_move(&mut self, line: &mut Line, token: Token, text: &[u8]) -> Option<(bool, bool)> {
+        let game = self.game;
+        let before = line.pos;
+        let ply = line.ply + 1;
+        let written = game
+            .decode(token.start as usize..token.start as usize + text.len())
+            .into_owned();
+        let written = written
+            .trim_end_matches(|c: char| c.is_whitespace())
+            .to_string();
+        let numbered = format!(
+            "{}{} {}",
+            before.fullmoves(),
+            if before.turn() == Color::White {
+                "."
+            } else {
+                "..."
+            },
+            written
+        );
+        let at = token.start as usize;
+        let path = line.path.clone();
+
+        let san = match San::parse(text, self.lang) {
+            Ok(san) => san,
+            Err(e) => {
+                let message = format!(
+                    "'{written}' is not a move in {} notation: {e}",
+                    self.lang.name()
+                );
+                self.push(
+                    Code::IllegalMove,
+                    at,
+                    Some(ply),
+                    Some((&numbered, &written)),
+                    message,
+                    Some(before.fen()),
+                    &path,
+                );
+                line.state = State::Stopped { at_last_move: true };
+                return None;
+            }
+        };
+
+        if let Some((end, end_ply, end_move)) = &line.end {
+            if !line.end_reported {
+                line.end_reported = true;
+                let after_move = end_move
+                    .as_deref()
+                    .map_or(String::new(), |m| format!(" after {m}"));
+                let message = format!(
+                    "the game had already ended{after_move} by {} (ply {end_ply}): no move may follow",
+                    end.describe()
+                );
+                self.push(
+                    Code::MoveAfterGameEnd,
+                    at,
+                    Some(ply),
+                    Some((&numbered, &written)),
+                    message,
+                    Some(before.fen()),
+                    &path,
+                );
+            }
+            line.state = State::Stopped { at_last_move: true };
+            return None;
+        }
+
+        if san.is_null() {
+            if before.is_check() {
+                let message = "a null move while in check".to_string();
+                self.push(
+                    Code::IllegalMove,
+                    at,
+                    Some(ply),
+                    Some((&numbered, &written)),
+                    message,
+                    Some(before.fen()),
+                    &path,
+                );
+                line.state = State::Stopped { at_last_move: true };
+                return None;
+            }
+            self.push(
+                Code::NonStandardSan,
+                at,
+                Some(ply),
+                Some((&numbered, &written)),
+                "a null move (the side passes): not a move of chess".to_string(),
+                Some(before.fen()),
+                &path,
+            );
+            line.prev = Some(before);
+            line.prev_history = Some(line.history.len());
+            line.pos.play_null();
+            line.ply = ply;
+            line.history.clear();
+            line.history.push(self.config.rules.key(&line.pos));
+            self.plies += 1;
+            return None;
+        }
+
+        let m = match san.resolve_with(&before, &mut self.list) {
+            Ok(m) => m,
+            Err(e) => {
+                let (code, message) = self.explain(&before, &san, &written, e);
+                self.push(
+                    code,
+                    at,
+                    Some(ply),
+                    Some((&numbered, &written)),
+                    message,
+                    Some(before.fen()),
+                    &path,
+                );
+                line.state = State::Stopped { at_last_move: true };
+                return None;
+            }
+        };
+
+        let after = before.play(&m);
+        let gives_check = after.is_check();
+        let has_moves = after.has_legal_moves();
+        self.notation_findings(
+            &san, &before, &m, &after, at, ply, &numbered, &written, &path,
+        );
+
+        // Book-keeping for repetition: positions before an irreversible move never recur.
+        let rules = self.config.rules;
+        line.prev = Some(before);
+        if m.is_zeroing() {
+            line.prev_history = None;
+            line.history.clear();
+        } else {
+            line.prev_history = Some(line.history.len());
+        }
+        let key = rules.key(&after);
+        let occurrences = line.history.iter().filter(|&&k| k == key).count() + 1;
+        line.history.push(key);
+        line.pos = after;
+        line.ply = ply;
+        self.plies += 1;
+
+        let end = if !has_moves {
+            Some(if gives_check {
+                End::Checkmate(before.turn())
+            } else {
+                End::Stalemate
+            })
+        } else if after.is_insufficient_material() {
+            Some(End::DeadPosition)
+        } else if rules.automatic_draws() && occurrences >= 5 {
+            Some(End::Fivefold)
+        } else if rules.automatic_draws() && after.halfmove_clock() >= 150 {
+            Some(End::SeventyFive)
+        } else {
+            None
+        };
+        if let Some(end) = end {
+            line.end = Some((end, ply, Some(numbered.clone())));
+        }
+        Some((occurrences >= 3, after.halfmove_clock() >= 100))
+    }
+
+    /// Records the draw-claim chances after a main-line move.
+    fn note_chances(
+        &mut self,
+        line: &Line,
+        token: Token,
+        (threefold_now, fifty_now): (bool, bool),
+        threefold: &mut Option<Chance>,
+        fifty: &mut Option<Chance>,
+    ) {
+        for (now, slot) in [(threefold_now, threefold), (fifty_now, fifty)] {
+            if !now {
+                continue;
+            }
+            match slot {
+                Some(chance) => chance.later += 1,
+                None => {
+                    let before = line.prev.unwrap_or(line.pos);
+                    let written = self.game.decode(token.span()).trim_end().to_string();
+                    *slot = Some(Chance {
+                        ply: line.ply,
+                        token,
+                        numbered: format!(
+                            "{}{} {}",
+                            before.fullmoves(),
+                            if before.turn() == Color::White {
+                                "."
+                            } else {
+                                "..."
+                            },
+                            written
+                        ),
+                        san: written,
+                        fen: before.fen(),
+                        mover: before.turn(),
+                        later: 0,
+                    });
+                }
+            }
+        }
+    }
+
+    fn finish_main_line(
+        &mut self,
+        main: &Line,
+        last_ply: u32,
+        marker: Option<(Token, &'static str)>,
+        threefold: Option<Chance>,
+        fifty: Option<Chance>,
+    ) {
+        let game = self.game;
+        let tag = game.tag("Result").and_then(|r| normalise_result(&r));
+        let result = marker.map(|(_, r)| r).or(tag);
+        let result_at = marker
+            .map(|(t, _)| t.start as usize)
+            .or_else(|| self.tag_position("Result"))
+            .unwrap_or(0);
+
+        if let (Some((t, m)), Some(tag)) = (marker, tag)
+            && m != tag
+        {
+            self.push(
+                Code::ResultMismatch,
+                t.start as usize,
+                None,
+                None,
+                format!("the Result tag says {tag} but the movetext ends with {m}"),
+                None,
+                &[],
+            );
+        }
+
+        let drawn = result == Some("1/2-1/2");
+        let finished = result.is_some_and(|r| r != "*");
+        for (chance, code) in [
+            (threefold, Code::MissedThreefoldClaim),
+            (fifty, Code::MissedFiftyMoveClaim),
+        ] {
+            let Some(c) = chance else { continue };
+            // A chance at the last move is taken when the game was drawn
+            // there; a chance the game went on from is missed.
+            let went_on = c.ply < last_ply;
+            if !(went_on || (finished && !drawn)) {
+                continue;
+            }
+            let what = match code {
+                Code::MissedThreefoldClaim => "the position appeared for the third time",
+                _ => "fifty moves by each side without a pawn move or capture were completed",
+            };
+            let how = if went_on {
+                "the game went on".to_string()
+            } else {
+                format!("the game ended {}", result.unwrap_or("*"))
+            };
+            let later = match c.later {
+                0 => String::new(),
+                1 => ", 1 later chance".to_string(),
+                n => format!(", {n} later chances"),
+            };
+            let message = format!(
+                "{what} with {}: {} could claim a draw by writing it, {} on the next turn; {how}{later}",
+                c.numbered,
+                c.mover.name(),
+                c.mover.other().name()
+            );
+            self.push(
+                code,
+                c.token.start as usize,
+                Some(c.ply),
+                Some((&c.numbered, &c.san)),
+                message,
+                Some(c.fen),
+                &[],
+            );
+        }
+
+        if main.skipped || !finished {
+            return;
+        }
+        let replayed_to_end = matches!(main.state, State::Live) || main.end_reported;
+        if !replayed_to_end {
+            return;
+        }
+        let Some(result) = result else { return };
+        if let Some((end, ply, _)) = &main.end
+            && end.result() != result
+        {
+            let message = format!(
+                "the result {result} contradicts the final position: {} at ply {ply} means {}",
+                end.describe(),
+                end.result()
+            );
+            self.push(
+                Code::ResultMismatch,
+                result_at,
+                None,
+                None,
+                message,
+                Some(main.pos.fen()),
+                &[],
+            );
+        }
+    }
+
+    /// The finding for a move that does not resolve, with candidates and a
+    /// likely intended move where one is obvious.
+    fn explain(
+        &mut self,
+        pos: &Position,
+        san: &San,
+        written: &str,
+        error: SanError,
+    ) -> (Code, String) {
+        let lang = self.lang;
+        let san_of = |m: &Move| SanPlus::from_move(pos, m).to_string_in(lang);
+        match error {
+            SanError::Ambiguous(candidates) => {
+                let list: Vec<String> = candidates.iter().map(san_of).collect();
+                (
+                    Code::AmbiguousMove,
+                    format!(
+                        "{written} matches {} legal moves: {}",
+                        list.len(),
+                        list.join(", ")
+                    ),
+                )
+            }
+            SanError::Illegal(reason) => {
+                let mut message = reason.to_string();
+                if let SanKind::Normal { role, to, .. } = san.kind {
+                    let mut all = MoveList::new();
+                    pos.legal_moves_into(&mut all);
+                    let onto: Vec<String> =
+                        all.iter().filter(|m| m.to() == to).map(san_of).collect();
+                    if onto.is_empty() {
+                        message.push_str(&format!("; no legal move reaches {to}"));
+                    } else {
+                        let kind = if pos.board().occupied().contains(to) {
+                            "captures"
+                        } else {
+                            "moves"
+                        };
+                        message.push_str(&format!("; legal {kind} on {to}: {}", onto.join(", ")));
+                    }
+                    if let Some(hint) = likely_intended(role, to, &all) {
+                        message.push_str(&format!("; perhaps {} was meant", san_of(&hint)));
+                    } else if played_by_other_side(pos, san) {
+                        message.push_str(&format!(
+                            "; it would be legal for {}: moves may be out of order",
+                            pos.turn().other().name()
+                        ));
+                    }
+                }
+                (Code::IllegalMove, message)
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn notation_findings(
+        &mut self,
+        san: &San,
+        before: &Position,
+        m: &Move,
+        after: &Position,
+        at: usize,
+        ply: u32,
+        numbered: &str,
+        written: &str,
+        path: &[u32],
+    ) {
+        let notation = san.notation(before, m, after);
+        if notation.is_canonical() {
+            return;
+        }
+        let spanish = self.lang == Lang::Es;
+        let canonical = SanPlus::from_move(before, m).to_string_in(self.lang);
+        let mut found: Vec<(Code, String)> = Vec::new();
+        match notation.disambiguation {
+            Disambiguation::Right => {}
+            Disambiguation::Redundant => found.push((
+                Code::RedundantDisambiguation,
+                format!("no other piece can go to {}: write {canonical}", m.to()),
+            )),
+            Disambiguation::PinnedOnly => found.push((
+                Code::PinnedDisambiguation,
+                format!(
+                    "the other piece that reaches {} is pinned: {canonical} is enough",
+                    m.to()
+                ),
+            )),
+            Disambiguation::NonPreferred => found.push((
+                Code::NonPreferredDisambiguation,
+                format!("the file tells the pieces apart: write {canonical}"),
+            )),
+        }
+        match notation.capture {
+            CaptureMark::Right => {}
+            CaptureMark::Missing => found.push((
+                Code::CaptureMark,
+                format!("a capture written without 'x': {canonical}"),
+            )),
+            CaptureMark::Spurious => found.push((
+                Code::CaptureMark,
+                format!("'x' on a move that captures nothing: {canonical}"),
+            )),
+        }
+        match notation.check {
+            CheckMark::Right => {}
+            CheckMark::DoublePlusForMate if spanish => {}
+            CheckMark::DoublePlusForMate => found.push((
+                Code::CheckMark,
+                format!("'++' written for mate: {canonical}"),
+            )),
+            CheckMark::Missing => found.push((
+                Code::CheckMark,
+                format!(
+                    "the move gives {} but no mark is written: {canonical}",
+                    if canonical.ends_with('#') {
+                        "mate"
+                    } else {
+                        "check"
+                    }
+                ),
+            )),
+            CheckMark::Wrong => {
+                let said = match san.suffix {
+                    Some(Suffix::Check) => "'+'",
+                    Some(Suffix::Mate) => "'#'",
+                    Some(Suffix::DoublePlus) => "'++'",
+                    None => "no mark",
+                };
+                let is = if canonical.ends_with('#') {
+                    "mate"
+                } else if canonical.ends_with('+') {
+                    "check"
+                } else {
+                    "no check"
+                };
+                found.push((
+                    Code::CheckMark,
+                    format!("{said} written but the move gives {is}: {canonical}"),
+                ));
+            }
+        }
+        let mut forms = notation.forms.without(Forms::NULL_MOVE);
+        if spanish {
+            forms = forms
+                .without(Forms::CASTLE_ZEROS)
+                .without(Forms::PROMOTION_BARE)
+                .without(Forms::EN_PASSANT_MARK);
+            if matches!(san.kind, SanKind::Castle(_)) {
+                forms = forms.without(Forms::CASTLE_OTHER);
+            }
+        }
+        if !forms.is_empty() {
+            let what: Vec<&str> = forms.descriptions().collect();
+            found.push((
+                Code::NonStandardSan,
+                format!("{}: PGN export writes {canonical}", what.join(", ")),
+            ));
+        }
+        if found.is_empty() {
+            return;
+        }
+        let fen = before.fen();
+        for (code, message) in found {
+            self.push(
+                code,
+                at,
+                Some(ply),
+                Some((numbered, written)),
+                message,
+                Some(fen.clone()),
+                path,
+            );
+        }
+    }
+}
+
+/// The only legal move of the written kind of piece to a square next to the
+/// written one (a slip of one square), if there is exactly one.
+fn likely_intended(role: planilla_core::Role, to: Square, all: &[Move]) -> Option<Move> {
+    let near: Vec<&Move> = all
+        .iter()
+        .filter(|m| m.role() == role && m.to() != to && chebyshev(m.to(), to) == 1)
+        .collect();
+    match near.as_slice() {
+        [only] => Some(**only),
+        _ => None,
+    }
+}
+
+fn chebyshev(a: Square, b: Square) -> u32 {
+    let df = (a.file().index() as i32 - b.file().index() as i32).unsigned_abs();
+    let dr = (a.rank().index() as i32 - b.rank().index() as i32).unsigned_abs();
+    df.max(dr)
+}
+
+/// Whether the written move would be legal with the other side to move.
+fn played_by_other_side(pos: &Position, san: &San) -> bool {
+    let fen = pos.fen();
+    let mut fields: Vec<&str> = fen.split(' ').collect();
+    if fields.len() < 4 {
+        return false;
+    }
+    fields[1] = if pos.turn() == Color::White { "b" } else { "w" };
+    fields[3] = "-";
+    let flipped = fields.join(" ");
+    match Position::from_fen(&flipped, Validation::Relaxed) {
+        Ok(other) => san.resolve(&other).is_ok(),
+        Err(_) => false,
+    }
+}
