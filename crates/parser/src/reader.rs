@@ -480,11 +480,13 @@ impl Splitter {
     fn line_start(&mut self, data: &[u8], eof: bool, encoding: Encoding) -> LineStart {
         let p = self.pos;
         let first = data[p];
-        if !matches!(
+        let may_matter = matches!(
             first,
             b'[' | b'%' | b'\n' | b' ' | b'\t' | b'\r' | 0x0b | 0x0c | 0xA0 | 0xC2 | 0xEF
-        ) && !(self.pending_result && !self.in_comment)
-        {
+        );
+        let may_start_game = self.pending_result && !self.in_comment;
+        if !may_matter && !may_start_game {
+            // Most lines start with a move or a number and change nothing.
             return LineStart::Continue;
         }
         if !self.in_comment && first == b'%' {

@@ -1,0 +1,187 @@
+//! Property tests: on any bytes the reader never panics, every game's tokens tile its
+//! bytes, the games put back together are the input, and buffer sizes 1, 7, 4096 and the
+//! default give identical games, tokens, findings and locations.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::io::{self, Read};
+
+use planilla_parser::{
+    DEFAULT_BUFFER_SIZE, Encoding, ExportOptions, Game, ReaderBuilder, write_export, write_lossless,
+};
+use proptest::prelude::*;
+
+/// A reader that hands out at most as many bytes as asked.
+struct Chunked<'a>(&'a [u8]);
+
+impl Read for Chunked<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = buf.len().min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+/// Everything observable about reading `input`, as a digest plus the joined bytes.
+fn observe(input: &[u8], buffer: usize, max_game: usize, encoding: Encoding) -> (u64, Vec<u8>) {
+    let mut reader = ReaderBuilder::new()
+        .buffer_size(buffer)
+        .max_game_size(max_game)
+        .encoding(encoding)
+        .max_variation_depth(3)
+        .build(Chunked(input));
+    let mut game = Game::new();
+    let mut hasher = DefaultHasher::new();
+    let mut joined = Vec::new();
+    while reader.read_game(&mut game).unwrap() {
+        let mut at = 0;
+        for token in game.tokens() {
+            assert_eq!(token.start, at, "tokens must tile the game");
+            assert!(token.end > token.start, "empty token");
+            at = token.end;
+            let location = game.location(token.start as usize);
+            (token, location.line, location.column).hash(&mut hasher);
+        }
+        assert_eq!(
+            at as usize,
+            game.bytes().len(),
+            "tokens must cover the game"
+        );
+        (
+            game.index(),
+            game.offset(),
+            game.first_line(),
+            game.bytes(),
+            game.skipped_bytes(),
+        )
+            .hash(&mut hasher);
+        game.findings().hash(&mut hasher);
+        for (name, value) in game.tag_pairs() {
+            (name, value).hash(&mut hasher);
+        }
+        let mut copy = Vec::new();
+        write_lossless(&game, &mut copy, |_, _| None).unwrap();
+        assert_eq!(copy, game.bytes());
+        let mut export = Vec::new();
+        write_export(&game, &mut export, ExportOptions::default(), |_, _| None).unwrap();
+        assert!(std::str::from_utf8(&export).is_ok());
+        if game.skipped_bytes() == 0 {
+            joined.extend_from_slice(game.bytes());
+        }
+    }
+    (hasher.finish(), joined)
+}
+
+fn check(input: &[u8]) {
+    for encoding in [Encoding::Auto, Encoding::Windows1252] {
+        for max_game in [usize::MAX, 40] {
+            let (expected, joined) = observe(input, DEFAULT_BUFFER_SIZE, max_game, encoding);
+            for buffer in [1, 7, 4096] {
+                let (digest, _) = observe(input, buffer, max_game, encoding);
+                assert_eq!(
+                    digest, expected,
+                    "buffer size {buffer} differs (max game {max_game})"
+                );
+            }
+            if max_game == usize::MAX {
+                let body = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+                assert!(
+                    body.starts_with(&joined),
+                    "games must be the input in order"
+                );
+                assert!(
+                    body[joined.len()..].iter().all(u8::is_ascii_whitespace),
+                    "only blank input is left out"
+                );
+            }
+        }
+    }
+}
+
+/// Pieces that real files are made of, including the tricky ones.
+const FRAGMENTS: &[&[u8]] = &[
+    b"[Event \"x\"]\n",
+    b"[Site \"y\"]\n",
+    b"[Event \"a \\\"q\\\" b\"]",
+    b"[White \"N\xfcss\"]\n",
+    b"[Black \"Caf\xc3\xa9\"]\r\n",
+    b"\n",
+    b"\r\n",
+    b"\n\n",
+    b" ",
+    b"\t",
+    b"1. ",
+    b"12...",
+    b"12 .",
+    b"e4 ",
+    b"Nf3",
+    b"exd6a.p. ",
+    b"a. p.",
+    b"0-0 ",
+    b"0\xe2\x80\x930",
+    b"d8D",
+    b"\xe2\x99\x98f3 ",
+    b"{comment}",
+    b"{\n[Event \"inside\"]\n}",
+    b"{open",
+    b"}",
+    b"(",
+    b")",
+    b"(=)",
+    b"\xab=\xbb",
+    b"; line comment\n",
+    b"%escape\n",
+    b"$12 ",
+    b"!?",
+    b"1-0",
+    b"0-1 ",
+    b"1/2-1/2\n",
+    b"\xbd-\xbd",
+    b"*",
+    b"\xef\xbb\xbf",
+    b"\xc2\xa0",
+    b"\xa0",
+    b"\xef\xbf\xbd",
+    b"garbage<br>",
+    b"[",
+    b"\"",
+];
+
+fn pgn_like() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(prop::sample::select(FRAGMENTS), 0..60).prop_map(|pieces| pieces.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_bytes(input in prop::collection::vec(any::<u8>(), 0..300)) {
+        check(&input);
+    }
+
+    #[test]
+    fn pgn_like_bytes(input in pgn_like()) {
+        check(&input);
+    }
+}
+
+#[test]
+fn long_lines_and_many_games() {
+    let mut input = Vec::new();
+    for i in 0..50 {
+        input.extend_from_slice(format!("[Event \"game {i}\"]\n[Result \"*\"]\n\n").as_bytes());
+        for m in 1..=400 {
+            input.extend_from_slice(format!("{m}. e4 {{{}}} e5 ", "x".repeat(m % 7)).as_bytes());
+        }
+        input.extend_from_slice(b"*\n\n");
+    }
+    let (expected, joined) = observe(&input, DEFAULT_BUFFER_SIZE, usize::MAX, Encoding::Auto);
+    assert_eq!(joined, input);
+    for buffer in [1, 7, 4096] {
+        assert_eq!(
+            observe(&input, buffer, usize::MAX, Encoding::Auto).0,
+            expected
+        );
+    }
+}

@@ -1,0 +1,273 @@
+//! Table-driven cases: token shapes, game boundaries, encodings, limits and writers.
+
+use planilla_parser::{
+    Encoding, ExportOptions, FindingKind, Game, Reader, ReaderBuilder, TokenKind, write_export,
+    write_lossless,
+};
+
+/// The non-whitespace tokens of the first game, as `kind text`.
+fn tokens(input: &[u8]) -> Vec<String> {
+    let game = Game::from_bytes(input, Encoding::Auto);
+    game.tokens()
+        .iter()
+        .filter(|t| t.kind != TokenKind::Whitespace)
+        .map(|t| format!("{} {}", t.kind.name(), game.decode(t.span())))
+        .collect()
+}
+
+fn read_all(input: &[u8], builder: ReaderBuilder) -> Vec<Game> {
+    let mut reader = builder.build(input);
+    let mut games = Vec::new();
+    let mut game = Game::new();
+    while reader.read_game(&mut game).unwrap() {
+        games.push(game.clone());
+    }
+    games
+}
+
+macro_rules! token_cases {
+    ($($name:ident: $input:expr => [$($expected:expr),* $(,)?];)*) => {
+        $(
+            #[test]
+            fn $name() {
+                let expected: Vec<&str> = vec![$($expected),*];
+                assert_eq!(tokens($input), expected);
+            }
+        )*
+    };
+}
+
+token_cases! {
+    move_numbers: b"1.e4 1...c5 12. 12... 12\xe2\x80\xa6 12 . 7" => [
+        "move-number 1.", "san e4", "move-number 1...", "san c5", "move-number 12.",
+        "move-number 12...", "move-number 12…", "move-number 12 .", "move-number 7",
+    ];
+    castling_forms: b"O-O O-O-O 0-0 0-0-0 0\xe2\x80\x930 O-O+ 0-0#" => [
+        "san O-O", "san O-O-O", "san 0-0", "san 0-0-0", "san 0–0", "san O-O+", "san 0-0#",
+    ];
+    spanish_forms: b"d8D exd6a.p. exd6 a.p. exd6 a. p. e.p. Txd8++ Cgxf3" => [
+        "san d8D", "san exd6", "en-passant a.p.", "san exd6", "en-passant a.p.", "san exd6",
+        "en-passant a. p.", "en-passant e.p.", "san Txd8++", "san Cgxf3",
+    ];
+    long_algebraic_and_uci: b"Ng1-f3 e2xd3 e2e4 e7e8q d7d8b Bb4xNc3 -- Z0" => [
+        "san Ng1-f3", "san e2xd3", "san e2e4", "san e7e8q", "san d7d8b", "san Bb4xNc3",
+        "san --", "san Z0",
+    ];
+    figurines: "♘f3 ♞xc6 e8=♕+ ♔h1".as_bytes() => [
+        "san ♘f3", "san ♞xc6", "san e8=♕+", "san ♔h1",
+    ];
+    glyphs_and_nags: "e4! e5? Nf3!! Nc6?? Bb5!? a6?! $1 $146 ± ∓ = += +- ∞".as_bytes() => [
+        "san e4", "glyph !", "san e5", "glyph ?", "san Nf3", "glyph !!", "san Nc6", "glyph ??",
+        "san Bb5", "glyph !?", "san a6", "glyph ?!", "nag $1", "nag $146", "glyph ±", "glyph ∓",
+        "glyph =", "glyph +=", "glyph +-", "glyph ∞",
+    ];
+    draw_offers_are_not_variations: "e4 (=) e5 «=» (Nf3)".as_bytes() => [
+        "san e4", "draw-offer (=)", "san e5", "draw-offer «=»", "variation-start (", "san Nf3",
+        "variation-end )",
+    ];
+    results: b"1-0 0-1 1/2-1/2 * \xc2\xbd-\xc2\xbd \xbd-\xbd" => [
+        "result 1-0", "result 0-1", "result 1/2-1/2", "result *", "result ½-½", "result ½-½",
+    ];
+    comments_and_escapes: b"%escape\n{multi\n[line} ; rest } here\ne4" => [
+        "escape %escape", "comment {multi\n[line}", "line-comment ; rest } here", "san e4",
+    ];
+    separators: b"1. e4, e5\xc2\xa02.\xa0Nf3\xe2\x80\x83Nc6" => [
+        "move-number 1.", "san e4", "san e5", "move-number 2.", "san Nf3", "san Nc6",
+    ];
+    garbage: b"<br> e4 $ x9" => [
+        "unknown <br>", "san e4", "unknown $", "unknown x9",
+    ];
+}
+
+#[test]
+fn tag_escapes_and_lenient_quotes() {
+    let game = Game::from_bytes(
+        &b"[Event \"a \\\"b\\\" \\\\ c\"]\n[Site \"The \"Best\" club\"]\n"[..],
+        Encoding::Auto,
+    );
+    assert_eq!(game.tag("Event").as_deref(), Some("a \"b\" \\ c"));
+    assert_eq!(game.tag("Site").as_deref(), Some("The \"Best\" club"));
+    assert_eq!(game.tag("Round"), None);
+    assert!(game.findings().is_empty());
+}
+
+#[test]
+fn tag_only_sections_are_games() {
+    // The rule: each tag section is one game. Blank-line-separated sections split at an
+    // Event tag or a repeated name; a lone blank line inside a section does not split.
+    let input =
+        b"[Event \"a\"]\n[Round \"1\"]\n\n[Event \"a\"]\n[Round \"2\"]\n\n[Round \"3\"]\n\n\
+                  [Event \"ChessBase\"]\n\n[Date \"2017\"]\n\n1. e4 *\n";
+    let games = read_all(input, ReaderBuilder::new());
+    let rounds: Vec<_> = games
+        .iter()
+        .map(|g| g.tag("Round").map(|r| r.into_owned()))
+        .collect();
+    assert_eq!(
+        rounds,
+        [Some("1".into()), Some("2".into()), Some("3".into()), None]
+    );
+    assert_eq!(games[3].tag("Date").as_deref(), Some("2017"));
+    assert!(games[3].has_movetext());
+    assert!(!games[0].has_movetext());
+    assert_eq!(
+        games.iter().map(Game::index).collect::<Vec<_>>(),
+        [1, 2, 3, 4]
+    );
+}
+
+#[test]
+fn games_without_tags_split_after_results() {
+    let games = read_all(
+        b"e4 e5 *\nd4 d5 1-0\n\n1. c4 0-1\nnot a move\n",
+        ReaderBuilder::new(),
+    );
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[2].first_line(), 4);
+    assert!(
+        games[2]
+            .findings()
+            .iter()
+            .any(|f| f.kind == FindingKind::Syntax)
+    );
+}
+
+#[test]
+fn unterminated_comment_does_not_swallow_the_next_game() {
+    let input = b"[Event \"a\"]\n\n1. e4 {oops\n\n[Event \"b\"]\n\n1. d4 *\n";
+    let games = read_all(input, ReaderBuilder::new());
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].findings()[0].message, "unterminated comment");
+    assert_eq!(games[1].tag("Event").as_deref(), Some("b"));
+    assert!(games[1].findings().is_empty());
+}
+
+#[test]
+fn bom_crlf_and_locations() {
+    let input = "\u{FEFF}[Event \"é\"]\r\n\r\n1. e4 {ü} x9 *\r\n";
+    let games = read_all(input.as_bytes(), ReaderBuilder::new());
+    let game = &games[0];
+    assert_eq!(game.offset(), 3);
+    let finding = &game.findings()[0];
+    let at = game.location(finding.span.start as usize);
+    assert_eq!((at.line, at.column), (3, 11));
+    assert_eq!(at.byte, 3 + finding.span.start as u64);
+}
+
+#[test]
+fn encodings_per_piece_and_forced() {
+    let input = b"[White \"M\xfcller\"]\n[Black \"Caf\xc3\xa9\"]\n\n1. e4 *\n";
+    let auto = &read_all(input, ReaderBuilder::new())[0];
+    assert_eq!(auto.tag("White").as_deref(), Some("Müller"));
+    assert_eq!(auto.tag("Black").as_deref(), Some("Café"));
+    assert_eq!(auto.encoding().single_byte_pieces, 1);
+    assert_eq!(
+        auto.findings()[0].message,
+        "decoded as windows-1252: tag White"
+    );
+
+    let forced = ReaderBuilder::new().encoding(Encoding::Windows1252);
+    let cp1252 = &read_all(input, forced)[0];
+    assert_eq!(cp1252.tag("Black").as_deref(), Some("CafÃ©"));
+    assert!(cp1252.findings().is_empty());
+
+    let latin1 = &read_all(
+        b"[Annotator \"O\x92Kelly\"]\n",
+        ReaderBuilder::new().encoding(Encoding::Latin1),
+    )[0];
+    assert_eq!(latin1.tag("Annotator").as_deref(), Some("O\u{92}Kelly"));
+    let auto = Game::from_bytes(&b"[Annotator \"O\x92Kelly\"]\n"[..], Encoding::Auto);
+    assert_eq!(auto.tag("Annotator").as_deref(), Some("O\u{2019}Kelly"));
+
+    let utf8 = &read_all(input, ReaderBuilder::new().encoding(Encoding::Utf8))[0];
+    assert_eq!(utf8.tag("White").as_deref(), Some("M\u{FFFD}ller"));
+    assert_eq!(utf8.findings()[0].kind, FindingKind::Encoding);
+
+    let damaged = Game::from_bytes("[White \"Jos\u{FFFD}\"]\n".as_bytes(), Encoding::Auto);
+    assert!(damaged.encoding().replacement_chars);
+    assert_eq!(
+        damaged.findings()[0].message,
+        "text holds U+FFFD replacement characters"
+    );
+    assert_eq!(Encoding::from_name("Latin-1"), Some(Encoding::Latin1));
+}
+
+#[test]
+fn oversized_game_is_skipped_but_counted() {
+    let mut input = b"[Event \"big\"]\n[Result \"*\"]\n\n".to_vec();
+    for _ in 0..2000 {
+        input.extend_from_slice(b"1. e4 e5 ");
+    }
+    input.extend_from_slice(b"*\n\n[Event \"small\"]\n\n1. d4 *\n");
+    for buffer in [1, 7, 4096] {
+        let builder = ReaderBuilder::new().max_game_size(1000).buffer_size(buffer);
+        let games = read_all(&input, builder);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].bytes(), b"[Event \"big\"]\n[Result \"*\"]\n");
+        assert_eq!(games[0].len_in_file(), input.len() as u64 - 25);
+        assert_eq!(games[0].findings()[0].kind, FindingKind::GameTooLarge);
+        assert_eq!(games[0].findings()[0].kind.code(), "syntax-error");
+        assert_eq!(games[1].tag("Event").as_deref(), Some("small"));
+        assert_eq!(games[1].offset(), input.len() as u64 - 25);
+    }
+}
+
+#[test]
+fn deep_variations_give_a_finding_not_a_crash() {
+    let mut input = b"1. e4 ".repeat(1);
+    input.extend(std::iter::repeat_n(b'(', 100_000));
+    input.extend_from_slice(b"e4");
+    let game = &read_all(&input, ReaderBuilder::new())[0];
+    let messages: Vec<_> = game
+        .findings()
+        .iter()
+        .map(|f| f.message.to_string())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "variations nested deeper than 256",
+            "unterminated variation"
+        ]
+    );
+}
+
+#[test]
+fn lossless_writer_replaces_chosen_tokens() {
+    let game = Game::from_bytes(&b"1. Cf3 {c} Dxd8+ 1-0\n"[..], Encoding::Auto);
+    let replacements = [&b"Nf3"[..], b"Qxd8+"];
+    let mut next = replacements.iter();
+    let mut out = Vec::new();
+    write_lossless(&game, &mut out, |_, t| {
+        (t.kind == TokenKind::San).then(|| *next.next().unwrap())
+    })
+    .unwrap();
+    assert_eq!(out, b"1. Nf3 {c} Qxd8+ 1-0\n");
+}
+
+#[test]
+fn export_writer_roster_nags_and_wrapping() {
+    let input = "[White \"Núñez\"]\n[ECO \"C60\"]\n[Result \"1-0\"]\n\n1.e4 e5! 2.Nf3 ; line\n(2.f4 ±) 2...Nc6 exd6 e.p. (=) {a  long\n comment} \u{bd}-\u{bd}\n";
+    let game = Game::from_bytes(input.as_bytes(), Encoding::Auto);
+    let mut out = Vec::new();
+    write_export(&game, &mut out, ExportOptions { line_width: 30 }, |_, _| {
+        None
+    })
+    .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let expected = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"Núñez\"]\n\
+                    [Black \"?\"]\n[Result \"1-0\"]\n[ECO \"C60\"]\n\n\
+                    1. e4 e5 $1 2. Nf3 {line} (2.\nf4 $16) 2... Nc6 exd6 {(=)} {a\nlong comment} 1/2-1/2\n\n";
+    assert_eq!(text, expected);
+    assert!(text.lines().all(|l| l.chars().count() <= 30));
+}
+
+#[test]
+fn reader_over_a_file_like_source() {
+    let mut reader = Reader::new(std::io::Cursor::new(b"[Event \"x\"]\n\n1. e4 *\n".to_vec()));
+    let mut game = Game::new();
+    assert!(reader.read_game(&mut game).unwrap());
+    assert!(!reader.read_game(&mut game).unwrap());
+    assert_eq!(reader.games_read(), 1);
+    assert_eq!(reader.encoding_summary().verdict(), "ascii");
+}
