@@ -287,26 +287,35 @@ impl<R: Read> Reader<R> {
         let split = &mut self.split;
         if !split.skipping {
             split.skipping = true;
-            game.bytes
-                .extend_from_slice(&self.buf[self.start..self.start + split.tags_end]);
+            split.dropped = 0;
+            let retained = &self.buf[self.start..self.start + split.tags_end];
+            game.bytes.extend_from_slice(retained);
         }
-        let keep_from = split.pos.saturating_sub(2 * LOOKBACK);
-        if split.at_line_start {
-            // The line start waits for lookahead: keep the whole line.
-            let drop = split.pos;
+        // Keep the line that waits for lookahead, or the last bytes of a long line (for the
+        // result check at its end).
+        let drop = if split.at_line_start {
+            split.pos
+        } else {
+            split.pos.saturating_sub(2 * LOOKBACK)
+        };
+        if drop > 0 {
             split.shift(drop);
+            split.dropped += drop as u64;
             self.start += drop;
-            game.skipped += drop as u64;
-        } else if keep_from > 0 {
-            split.shift(keep_from);
-            self.start += keep_from;
-            game.skipped += keep_from as u64;
         }
     }
 
     fn finish(&mut self, game: &mut Game, at: usize, offset: u64) {
-        if self.split.skipping {
-            game.skipped += at as u64;
+        let oversized = self.split.skipping || at > self.config.max_game_size;
+        if oversized {
+            // The outcome depends only on the game: its tag section (the tag lines that end
+            // within the limit) is kept, the rest is counted as skipped.
+            if !self.split.skipping {
+                let retained = &self.buf[self.start..self.start + self.split.tags_end];
+                game.bytes.extend_from_slice(retained);
+            }
+            let total = self.split.dropped + at as u64;
+            game.skipped = total - game.bytes.len() as u64;
             let kept = game.bytes.len() as u32;
             let message = format!(
                 "game larger than {} bytes: movetext skipped",
@@ -379,6 +388,10 @@ struct Splitter {
     tags_end: usize,
     this_line_is_tag: bool,
     skipping: bool,
+    /// Bytes dropped from the buffer while skipping an oversized game.
+    dropped: u64,
+    /// The start of the current line was dropped while skipping.
+    line_start_dropped: bool,
     max_tags_end: usize,
 }
 
@@ -402,6 +415,7 @@ impl Splitter {
     /// Forget the first `n` bytes of the game (they were skipped).
     fn shift(&mut self, n: usize) {
         self.pos -= n;
+        self.line_start_dropped |= n > self.line_start;
         self.line_start = self.line_start.saturating_sub(n);
         self.tags_end = self.tags_end.saturating_sub(n);
     }
@@ -440,6 +454,7 @@ impl Splitter {
                     self.line_end(data, at);
                     self.lines += 1;
                     self.line_start = self.pos;
+                    self.line_start_dropped = false;
                     self.at_line_start = true;
                     self.rest_of_line = false;
                     self.this_line_is_tag = false;
@@ -595,7 +610,7 @@ impl Splitter {
             .rposition(|&b| matches!(b, b' ' | b'\t' | 0x0b | 0x0c))
             .map_or(0, |i| i + 1);
         let word = &line[word_start..];
-        let whole_word = word_start > 0 || from == self.line_start;
+        let whole_word = word_start > 0 || (from == self.line_start && !self.line_start_dropped);
         self.pending_result = whole_word && self.phase == Phase::Movetext && is_result_word(word);
     }
 }

@@ -214,7 +214,7 @@ fn oversized_game_is_skipped_but_counted() {
 
 #[test]
 fn deep_variations_give_a_finding_not_a_crash() {
-    let mut input = b"1. e4 ".repeat(1);
+    let mut input = b"1. e4 ".to_vec();
     input.extend(std::iter::repeat_n(b'(', 100_000));
     input.extend_from_slice(b"e4");
     let game = &read_all(&input, ReaderBuilder::new())[0];
