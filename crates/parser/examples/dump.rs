@@ -35,7 +35,7 @@ fn main() -> io::Result<()> {
             game.first_line(),
             game.bytes().len()
         )?;
-        for token in game.tokens() {
+        for token in game.all_tokens() {
             writeln!(
                 out,
                 "  {:>6} {:<15} {:?}",

@@ -151,9 +151,17 @@ impl Game {
         self.bytes.len() as u64 + self.skipped
     }
 
-    /// The tokens, in order; their spans tile [`Game::bytes`] exactly.
+    /// The tokens other than whitespace, in order. Whitespace is implicit: every byte
+    /// between two of these tokens (or before the first, or after the last) is a
+    /// separator. [`Game::all_tokens`] yields the whitespace tokens too.
     pub fn tokens(&self) -> &[Token] {
         &self.tokens
+    }
+
+    /// Every token in order, [`TokenKind::Whitespace`] included: their spans tile
+    /// [`Game::bytes`] exactly.
+    pub fn all_tokens(&self) -> AllTokens<'_> {
+        AllTokens { tokens: &self.tokens, next: 0, at: 0, len: self.bytes.len() as u32 }
     }
 
     /// The bytes of one token.
@@ -370,5 +378,32 @@ impl PieceReport {
             parts.push(plural(self.other, "other token", "other tokens"));
         }
         parts.join(", ")
+    }
+}
+
+/// Every token of a game, whitespace included: see [`Game::all_tokens`].
+#[derive(Clone, Debug)]
+pub struct AllTokens<'a> {
+    tokens: &'a [Token],
+    next: usize,
+    at: u32,
+    len: u32,
+}
+
+impl Iterator for AllTokens<'_> {
+    type Item = Token;
+
+    fn next(&mut self) -> Option<Token> {
+        let upcoming = self.tokens.get(self.next);
+        let gap_end = upcoming.map_or(self.len, |t| t.start);
+        if self.at < gap_end {
+            let gap = Token { kind: TokenKind::Whitespace, start: self.at, end: gap_end };
+            self.at = gap_end;
+            return Some(gap);
+        }
+        let token = *upcoming?;
+        self.next += 1;
+        self.at = token.end;
+        Some(token)
     }
 }

@@ -39,12 +39,19 @@ pub(crate) fn tokenize(
     let mut depth = 0u32;
     let mut outermost_open = 0usize;
     let mut depth_reported = false;
-    while pos < bytes.len() {
+    loop {
+        // Whitespace is not stored: it is the bytes between tokens.
+        while pos < bytes.len() && CLASS[bytes[pos] as usize] & SPACE != 0 {
+            pos += 1;
+        }
+        if pos >= bytes.len() {
+            break;
+        }
         let rest = &bytes[pos..];
         let first = rest[0];
         let (kind, len) = match first {
-            b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | b',' => {
-                (TokenKind::Whitespace, whitespace_len(rest, encoding))
+            b'a'..=b'h' | b'A'..=b'N' | b'P'..=b'Y' if let Some(len) = san_fast(rest) => {
+                (TokenKind::San, len)
             }
             b'{' => match memchr::memchr(b'}', rest) {
                 Some(close) => (TokenKind::Comment, close + 1),
@@ -131,6 +138,10 @@ pub(crate) fn tokenize(
             _ => (TokenKind::Unknown, word_len(rest, encoding)),
         };
         let len = len.max(1).min(rest.len());
+        if kind == TokenKind::Whitespace {
+            pos += len;
+            continue;
+        }
         if kind == TokenKind::Unknown {
             let text = String::from_utf8_lossy(&rest[..len.min(40)]);
             let message = format!("unexpected '{}'", text.escape_debug());
@@ -141,7 +152,6 @@ pub(crate) fn tokenize(
             ));
         }
         tokens.push(token(kind, pos, pos + len));
-        // A glued en-passant mark (`exd6a.p.`) follows the move directly.
         pos += len;
     }
     if depth > 0 {
@@ -487,6 +497,33 @@ fn san_suffix(s: &[u8], mut i: usize, encoding: Encoding) -> Option<usize> {
         marks += 1;
     }
     is_token_end(s, i, encoding).then_some(i)
+}
+
+/// The common move shapes (`e4`, `Nf3`, `exd5`, `Nbd7`, `R1e2`, `Qh4xe1`, `e2e4`, with
+/// `+`, `#` or `++`) followed by an ASCII delimiter; anything else is left to
+/// [`san_len`], which accepts a superset with the same lengths.
+#[inline]
+fn san_fast(s: &[u8]) -> Option<usize> {
+    let is_body = |b: u8| matches!(b, b'a'..=b'h' | b'1'..=b'8' | b'x');
+    let mut i = usize::from(s.first()?.is_ascii_uppercase());
+    let body_start = i;
+    while i < s.len() && i - body_start < 5 && is_body(s[i]) {
+        i += 1;
+    }
+    if i - body_start < 2 || !matches!(s[i - 2], b'a'..=b'h') || !matches!(s[i - 1], b'1'..=b'8') {
+        return None;
+    }
+    let mut marks = 0;
+    while marks < 2 && i < s.len() && matches!(s[i], b'+' | b'#') {
+        i += 1;
+        marks += 1;
+    }
+    match s.get(i) {
+        None => Some(i),
+        // `(` may open a promotion piece `e8(Q)`: leave it to the full scanner.
+        Some(&b) if is_delimiter_byte(b) && b != b'(' => Some(i),
+        Some(_) => None,
+    }
 }
 
 /// The length of a move-shaped token at the start of `s`, if it is one.

@@ -6,8 +6,10 @@
 //! - [`Reader`] reads any [`std::io::Read`] one game at a time with bounded memory, into a
 //!   [`Game`] the caller owns and reuses (no allocation per game once buffers have grown).
 //!   How games are told apart is described in the [`reader`] module.
-//! - Each game is tokenized losslessly: every byte belongs to exactly one [`Token`], so
-//!   [`write_lossless`] reproduces the input byte for byte, with chosen tokens replaced.
+//! - Each game is tokenized losslessly: every byte belongs to exactly one [`Token`]
+//!   ([`Game::all_tokens`]; whitespace is kept implicit, as the gaps between the tokens of
+//!   [`Game::tokens`]), so [`write_lossless`] reproduces the input byte for byte, with
+//!   chosen tokens replaced.
 //! - Encodings: UTF-8 with or without BOM, Windows-1252 / Latin-1, and mixed files decided
 //!   piece by piece under [`Encoding::Auto`]; [`Game::encoding`] and the `encoding`
 //!   findings say what was decoded how.
@@ -54,7 +56,7 @@ mod writer;
 
 pub use encoding::{Encoding, PieceEncoding};
 pub use finding::{Finding, FindingKind};
-pub use game::{DEFAULT_MAX_VARIATION_DEPTH, Game, GameEncoding, Location};
+pub use game::{AllTokens, DEFAULT_MAX_VARIATION_DEPTH, Game, GameEncoding, Location};
 pub use reader::{
     DEFAULT_BUFFER_SIZE, DEFAULT_MAX_GAME_SIZE, EncodingSummary, Reader, ReaderBuilder,
 };

@@ -36,7 +36,7 @@ fn observe(input: &[u8], buffer: usize, max_game: usize, encoding: Encoding) -> 
     let mut joined = Vec::new();
     while reader.read_game(&mut game).unwrap() {
         let mut at = 0;
-        for token in game.tokens() {
+        for token in game.all_tokens() {
             assert_eq!(token.start, at, "tokens must tile the game");
             assert!(token.end > token.start, "empty token");
             at = token.end;

@@ -36,7 +36,7 @@ fn dump(bytes: &[u8]) -> String {
         for (name, value) in game.tag_pairs() {
             writeln!(out, "  tag {name} = {value:?}").unwrap();
         }
-        for token in game.tokens() {
+        for token in game.all_tokens() {
             let at = game.location(token.start as usize);
             writeln!(
                 out,
