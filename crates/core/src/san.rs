@@ -570,9 +570,11 @@ pub enum IllegalReason {
     OwnPieceOnTarget(Square),
     /// A pawn capture to an empty square (and not en passant).
     NothingToCapture(Square),
-    /// The move would leave the king in check (a pinned piece, or a king
-    /// moving into check).
+    /// The move would leave the king in check (a pinned piece moving off
+    /// its line).
     LeavesKingInCheck,
+    /// The king would move onto an attacked square.
+    KingIntoCheck(Square),
     /// The king is in check and the move does not answer it.
     DoesNotAnswerCheck,
     /// Castling is not legal now.
@@ -601,6 +603,7 @@ impl fmt::Display for IllegalReason {
             IllegalReason::LeavesKingInCheck => {
                 f.write_str("the move would leave the king in check")
             }
+            IllegalReason::KingIntoCheck(sq) => write!(f, "the king would move into check on {sq}"),
             IllegalReason::DoesNotAnswerCheck => {
                 f.write_str("the king is in check and the move does not answer it")
             }
@@ -859,7 +862,9 @@ fn diagnose(
     if pawn_capture && !board.occupied().contains(to) && pos.ep_square() != Some(to) {
         return IllegalReason::NothingToCapture(to);
     }
-    if pos.is_check() {
+    if role == Role::King {
+        IllegalReason::KingIntoCheck(to)
+    } else if pos.is_check() {
         IllegalReason::DoesNotAnswerCheck
     } else {
         IllegalReason::LeavesKingInCheck

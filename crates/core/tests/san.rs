@@ -98,7 +98,7 @@ illegal! {
     no_queen: "4k3/8/8/8/8/8/8/4K3 w - - 0 1", En, "Qd2" => IllegalReason::NoPiece(Role::Queen),
     english_reading_of_spanish_king: "4k3/8/8/8/8/8/8/4K3 w - - 0 1", En, "Rd1" => IllegalReason::NoPiece(Role::Rook),
     pinned: "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1", En, "Nc3" => IllegalReason::LeavesKingInCheck,
-    into_check: "4k3/3r4/8/8/8/8/8/4K3 w - - 0 1", En, "Kd1" => IllegalReason::LeavesKingInCheck,
+    into_check: "4k3/3r4/8/8/8/8/8/4K3 w - - 0 1", En, "Kd1" => IllegalReason::KingIntoCheck(_),
     ignores_check: "4k3/4r3/8/8/8/8/8/N3K3 w - - 0 1", En, "Nb3" => IllegalReason::DoesNotAnswerCheck,
     pawn_reaches_nothing: START, En, "exd5" => IllegalReason::NoPieceReaches(Role::Pawn, _),
     pawn_captures_empty: "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", En, "exd3" => IllegalReason::NothingToCapture(_),

@@ -199,14 +199,6 @@ impl GameChecker<'_> {
 
     fn run(&mut self) {
         let game = self.game;
-        for f in game.findings() {
-            let code = match f.kind {
-                FindingKind::Encoding => Code::Encoding,
-                FindingKind::Syntax | FindingKind::GameTooLarge => Code::SyntaxError,
-            };
-            self.game_note(code, f.span.start as usize, f.message.to_string());
-        }
-
         if let Some(variant) = game.tag("Variant")
             && !supported_variant(&variant)
         {
@@ -216,7 +208,24 @@ impl GameChecker<'_> {
                 at,
                 format!("variant '{variant}' is not standard chess or chess960: game skipped"),
             );
+            // Its movetext is not chess as we know it: only how the text was
+            // decoded is worth reporting.
+            for f in game
+                .findings()
+                .iter()
+                .filter(|f| f.kind == FindingKind::Encoding)
+            {
+                self.game_note(Code::Encoding, f.span.start as usize, f.message.to_string());
+            }
             return;
+        }
+
+        for f in game.findings() {
+            let code = match f.kind {
+                FindingKind::Encoding => Code::Encoding,
+                FindingKind::Syntax | FindingKind::GameTooLarge => Code::SyntaxError,
+            };
+            self.game_note(code, f.span.start as usize, f.message.to_string());
         }
 
         let start = match game.tag("FEN") {
@@ -580,6 +589,11 @@ impl GameChecker<'_> {
         if let Some(end) = end {
             line.end = Some((end, ply, Some(numbered.clone())));
         }
+        // A move that mates or stalemates ends the game at once: nobody can
+        // claim a draw after it.
+        if !has_moves {
+            return None;
+        }
         Some((occurrences >= 3, after.halfmove_clock() >= 100))
     }
 
@@ -760,11 +774,11 @@ impl GameChecker<'_> {
                         message.push_str(&format!("; no legal move reaches {to}"));
                     } else {
                         let kind = if pos.board().occupied().contains(to) {
-                            "captures"
+                            "captures on"
                         } else {
-                            "moves"
+                            "moves to"
                         };
-                        message.push_str(&format!("; legal {kind} on {to}: {}", onto.join(", ")));
+                        message.push_str(&format!("; legal {kind} {to}: {}", onto.join(", ")));
                     }
                     if let Some(hint) = likely_intended(role, to, &all) {
                         message.push_str(&format!("; perhaps {} was meant", san_of(&hint)));

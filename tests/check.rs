@@ -1,0 +1,224 @@
+//! End-to-end tests of `planilla check`: the real binary on the golden files
+//! in `corpora/check/`, compared with the expected outputs in
+//! `corpora/check/expected/`. Run with `PLANILLA_BLESS=1` to rewrite the
+//! expected files after a deliberate change (then read the diff).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn planilla(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_planilla"))
+        .current_dir(root())
+        .env_remove("CI")
+        .args(args)
+        .output()
+        .expect("the planilla binary runs")
+}
+
+fn golden(expected: &str, actual: &[u8]) {
+    let path = root().join("corpora/check/expected").join(expected);
+    if std::env::var_os("PLANILLA_BLESS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let want = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    if want != actual {
+        panic!(
+            "{} differs:\n--- expected\n{}\n--- actual\n{}",
+            path.display(),
+            String::from_utf8_lossy(&want),
+            String::from_utf8_lossy(actual)
+        );
+    }
+}
+
+/// Every golden case runs with one thread and with four: the output must be
+/// byte for byte the same.
+fn check_case(input: &str, extra: &[&str], expected: &str, exit: i32) {
+    let path = format!("corpora/check/{input}");
+    let mut outputs = Vec::new();
+    for threads in ["-j1", "-j4"] {
+        let mut args = vec!["check", "--format", "jsonl", threads];
+        args.extend_from_slice(extra);
+        args.push(&path);
+        let out = planilla(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(exit),
+            "{input} {extra:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for line in out.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            serde_json::from_slice::<serde_json::Value>(line)
+                .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(line)));
+        }
+        outputs.push(out.stdout);
+    }
+    assert_eq!(outputs[0], outputs[1], "{input}: -j1 and -j4 differ");
+    golden(expected, &outputs[0]);
+}
+
+macro_rules! golden_cases {
+    ($($name:ident: $input:expr, [$($arg:expr),*] => $expected:expr, exit $exit:expr;)*) => {$(
+        #[test]
+        fn $name() { check_case($input, &[$($arg),*], $expected, $exit); }
+    )*};
+}
+
+golden_cases! {
+    illegal: "illegal.pgn", [] => "illegal.jsonl", exit 1;
+    illegal_lang_en: "illegal.pgn", ["--lang", "en"] => "illegal.lang-en.jsonl", exit 1;
+    notation: "notation.pgn", [] => "notation.jsonl", exit 0;
+    draws_2023: "draws.pgn", [] => "draws.fide-2023.jsonl", exit 1;
+    draws_2009: "draws.pgn", ["--rules", "fide-2009"] => "draws.fide-2009.jsonl", exit 0;
+    draws_2005: "draws.pgn", ["--rules", "fide-2005"] => "draws.fide-2005.jsonl", exit 0;
+    game_end: "game-end.pgn", [] => "game-end.jsonl", exit 1;
+    fen: "fen.pgn", [] => "fen.jsonl", exit 1;
+    variants: "variants.pgn", [] => "variants.jsonl", exit 0;
+    spanish_1252: "spanish-1252.pgn", [] => "spanish-1252.jsonl", exit 0;
+    mixed_encoding: "mixed-encoding.pgn", [] => "mixed-encoding.jsonl", exit 0;
+    syntax: "syntax.pgn", [] => "syntax.jsonl", exit 1;
+    select: "notation.pgn", ["--select", "check-mark,capture-mark"] => "notation.select.jsonl", exit 0;
+    ignore_fail_on: "draws.pgn", ["--ignore", "move-after-game-end,result-mismatch", "--fail-on", "warning"] => "draws.ignore.jsonl", exit 1;
+}
+
+#[test]
+fn human_format() {
+    let out = planilla(&["check", "corpora/check/illegal.pgn"]);
+    golden("illegal.txt", &out.stdout);
+}
+
+#[test]
+fn github_format() {
+    let out = planilla(&["check", "--format", "github", "corpora/check/game-end.pgn"]);
+    golden("game-end.github.txt", &out.stdout);
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .any(|l| l.starts_with("::error file=corpora/check/game-end.pgn,line="))
+    );
+}
+
+#[test]
+fn sarif_is_one_valid_log() {
+    let out = planilla(&[
+        "check",
+        "--format",
+        "sarif",
+        "corpora/check/notation.pgn",
+        "corpora/check/illegal.pgn",
+    ]);
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "planilla");
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 16 + 8);
+    for r in results {
+        let rule = r["ruleId"].as_str().unwrap();
+        assert!(
+            run["tool"]["driver"]["rules"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d["id"] == rule)
+        );
+        assert!(
+            r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                .as_u64()
+                .unwrap()
+                >= 1
+        );
+    }
+}
+
+#[test]
+fn directories_and_stdin() {
+    // A directory is searched recursively; the same games read from standard
+    // input give the same findings under the name <stdin>.
+    let dir = planilla(&["check", "--format", "jsonl", "corpora/check"]);
+    let summary = String::from_utf8_lossy(&dir.stdout)
+        .lines()
+        .last()
+        .unwrap()
+        .to_string();
+    assert!(summary.contains("\"files\":9"), "{summary}");
+    let file = std::fs::read(root().join("corpora/check/illegal.pgn")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_planilla"))
+        .args(["check", "--format", "jsonl", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(&file).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let from_file = planilla(&["check", "--format", "jsonl", "corpora/check/illegal.pgn"]);
+    let renamed =
+        String::from_utf8_lossy(&from_file.stdout).replace("corpora/check/illegal.pgn", "<stdin>");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), renamed);
+}
+
+#[test]
+fn usage_and_input_errors_exit_2() {
+    let missing = planilla(&[
+        "check",
+        "corpora/check/no-such-file.pgn",
+        "corpora/check/fen.pgn",
+    ]);
+    assert_eq!(missing.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.contains("no-such-file.pgn: no such file or directory"),
+        "{stderr}"
+    );
+    // The other file was still checked.
+    assert!(String::from_utf8_lossy(&missing.stdout).contains("5 games"));
+
+    let empty_dir = tempdir("no-pgn");
+    let out = planilla(&["check", empty_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds no .pgn file"));
+
+    for bad in [
+        vec!["check", "--rules", "fide-1999", "x.pgn"],
+        vec!["check", "--select", "no-such-code", "x.pgn"],
+        vec!["check", "--format", "xml", "x.pgn"],
+        vec!["check", "--lang", "xx", "x.pgn"],
+        vec!["frobnicate"],
+    ] {
+        let out = planilla(&bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(!out.stderr.is_empty());
+    }
+}
+
+#[test]
+fn fail_on_thresholds() {
+    let notes_only = "corpora/check/spanish-1252.pgn";
+    assert_eq!(planilla(&["check", notes_only]).status.code(), Some(0));
+    assert_eq!(
+        planilla(&["check", "--fail-on", "note", notes_only])
+            .status
+            .code(),
+        Some(1)
+    );
+    assert_eq!(
+        planilla(&["check", "--fail-on", "never", "corpora/check/illegal.pgn"])
+            .status
+            .code(),
+        Some(0)
+    );
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("planilla-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a game").unwrap();
+    dir
+}
