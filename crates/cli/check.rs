@@ -151,7 +151,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                         return Err(io::Error::other("output failed"));
                     }
                     bar.set_position(base + progress.bytes);
-                    bar.set_message(format!("{} games", totals.games));
+                    let secs = bar.elapsed().as_secs_f64().max(1e-3);
+                bar.set_message(format!("{} games, {:.0} games/s", totals.games, totals.games as f64 / secs));
                     Ok(())
                 },
             );
