@@ -1,19 +1,26 @@
-//! Profiling aid: reads a file N times with our reader. `prof_read FILE [split]`
-use planilla_parser::{Game, ReaderBuilder};
+//! Profiling aid: reads one file with default settings and prints tokens and MB/s.
+//!
+//! Usage: `prof_read FILE`
+use planilla_parser::{Game, Reader};
+
 fn main() -> std::io::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let tokenize = args.get(1).map(|a| a != "split").unwrap_or(true);
+    let Some(path) = std::env::args().nth(1) else {
+        eprintln!("usage: prof_read FILE");
+        std::process::exit(2);
+    };
     let start = std::time::Instant::now();
-    let mut reader = ReaderBuilder::new()
-        .tokenize(tokenize)
-        .build(std::fs::File::open(&args[0])?);
+    let mut reader = Reader::new(std::fs::File::open(&path)?);
     let mut game = Game::new();
-    let mut n = 0;
+    let mut tokens = 0;
     while reader.read_game(&mut game)? {
-        n += game.tokens().len();
+        tokens += game.tokens().len();
     }
-    let secs = start.elapsed().as_secs_f64();
-    let mb = std::fs::metadata(&args[0])?.len() as f64 / 1e6;
-    println!("{n} tokens, {:.1} MB/s", mb / secs);
+    let seconds = start.elapsed().as_secs_f64();
+    let megabytes = std::fs::metadata(&path)?.len() as f64 / 1e6;
+    println!(
+        "{} games, {tokens} tokens, {:.1} MB/s",
+        reader.games_read(),
+        megabytes / seconds
+    );
     Ok(())
 }

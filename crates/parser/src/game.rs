@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use crate::encoding::{self, Encoding, PieceEncoding};
 use crate::finding::{Finding, FindingKind};
-use crate::lexer::{self, LexConfig};
+use crate::lexer::{self, LexConfig, Sink};
 use crate::token::{TagSpans, Token, TokenKind};
 
 /// The default limit on nested variations.
@@ -99,7 +99,7 @@ impl Game {
         self.encoding = GameEncoding::default();
     }
 
-    /// Tokenizes the game's bytes again (the reader does this already unless told not to):
+    /// Tokenizes the game's bytes again, as one game (the reader has done it already):
     /// fills [`Game::tokens`], [`Game::tags`], [`Game::findings`] and [`Game::encoding`].
     pub fn tokenize(&mut self) {
         // Findings of the reader (a skipped oversized game) come before the tokenizer's.
@@ -109,13 +109,12 @@ impl Game {
             encoding: self.encoding_choice,
             max_depth: self.max_depth,
         };
-        lexer::tokenize(
-            &self.bytes,
-            config,
-            &mut self.tokens,
-            &mut self.tags,
-            &mut self.findings,
-        );
+        let mut sink = Sink {
+            tokens: &mut self.tokens,
+            tags: &mut self.tags,
+            findings: &mut self.findings,
+        };
+        lexer::tokenize(&self.bytes, config, &mut sink);
         self.analyze_encoding();
     }
 
@@ -161,7 +160,12 @@ impl Game {
     /// Every token in order, [`TokenKind::Whitespace`] included: their spans tile
     /// [`Game::bytes`] exactly.
     pub fn all_tokens(&self) -> AllTokens<'_> {
-        AllTokens { tokens: &self.tokens, next: 0, at: 0, len: self.bytes.len() as u32 }
+        AllTokens {
+            tokens: &self.tokens,
+            next: 0,
+            at: 0,
+            len: self.bytes.len() as u32,
+        }
     }
 
     /// The bytes of one token.
@@ -259,7 +263,7 @@ impl Game {
         }
     }
 
-    fn analyze_encoding(&mut self) {
+    pub(crate) fn analyze_encoding(&mut self) {
         let bytes = &self.bytes;
         let mut info = GameEncoding {
             ascii: bytes.is_ascii(),
@@ -397,7 +401,11 @@ impl Iterator for AllTokens<'_> {
         let upcoming = self.tokens.get(self.next);
         let gap_end = upcoming.map_or(self.len, |t| t.start);
         if self.at < gap_end {
-            let gap = Token { kind: TokenKind::Whitespace, start: self.at, end: gap_end };
+            let gap = Token {
+                kind: TokenKind::Whitespace,
+                start: self.at,
+                end: gap_end,
+            };
             self.at = gap_end;
             return Some(gap);
         }

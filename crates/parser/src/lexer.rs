@@ -1,10 +1,13 @@
-//! The tokenizer: one game's bytes in, lossless tokens out.
+//! The tokenizer: bytes in, lossless tokens out, and where the next game starts.
 //!
-//! It works in nom's complete mode over the bytes of one game, which the reader has
-//! already cut out of the stream. The main loop dispatches on the first byte of each
-//! token (ASCII fast paths, non-ASCII characters decoded with the game's encoding rule);
-//! tag pairs, NAGs and move numbers are small nom parsers, the move shape a hand-written
-//! scanner because it must decide where a move ends without knowing any language.
+//! The reader runs it over the bytes of the current game as they arrive in its rolling
+//! buffer, one pass for everything: tokens (nom's complete mode, over complete lines only,
+//! so a token never depends on where a read ended), tag spans, findings, and the game
+//! boundary (the rules are in the [`crate::reader`] module). The main loop skips
+//! whitespace, which is not stored, and dispatches on the first byte of each token (ASCII
+//! fast paths; non-ASCII characters decoded with the game's encoding rule). Tag pairs, NAGs
+//! and move numbers are small nom parsers; the move shape is a hand-written scanner because
+//! it must decide where a move ends without knowing any language.
 
 use std::borrow::Cow;
 
@@ -24,51 +27,347 @@ pub(crate) struct LexConfig {
     pub max_depth: u32,
 }
 
-/// Tokenizes `bytes` into `tokens` (cleared first), recording tag spans and findings.
-pub(crate) fn tokenize(
-    bytes: &[u8],
+/// Where the tokens, tag spans and findings go.
+pub(crate) struct Sink<'a> {
+    pub tokens: &'a mut Vec<Token>,
+    pub tags: &'a mut Vec<TagSpans>,
+    pub findings: &'a mut Vec<Finding>,
+}
+
+/// What a run of the lexer found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// The next game starts at this offset; the tokens before it are complete.
+    Boundary(usize),
+    /// More input is needed to go on.
+    Need,
+    /// The input ended and every byte is tokenized.
+    End,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Phase {
+    /// Only whitespace, comments and escapes so far.
+    #[default]
+    Empty,
+    Tags,
+    Movetext,
+}
+
+/// The tokenizer's state between runs; every position is relative to the game start.
+#[derive(Debug)]
+pub(crate) struct Lexer {
     config: LexConfig,
-    tokens: &mut Vec<Token>,
-    tags: &mut Vec<TagSpans>,
-    findings: &mut Vec<Finding>,
-) {
-    tokens.clear();
-    tags.clear();
-    let encoding = config.encoding;
-    let mut pos = 0usize;
-    let mut depth = 0u32;
-    let mut outermost_open = 0usize;
-    let mut depth_reported = false;
-    loop {
-        // Whitespace is not stored: it is the bytes between tokens.
-        while pos < bytes.len() && CLASS[bytes[pos] as usize] & SPACE != 0 {
-            pos += 1;
+    /// Where the next run goes on: the start of a whitespace gap, or of an open comment.
+    pub(crate) pos: usize,
+    /// Inside a comment that starts at `pos`: the search goes on from this line start.
+    comment_from: Option<usize>,
+    depth: u32,
+    outermost_open: usize,
+    depth_reported: bool,
+    phase: Phase,
+    /// Anything but whitespace so far.
+    pub(crate) has_content: bool,
+    blank_after_tags: bool,
+    tag_names: Vec<u64>,
+    last_was_result: bool,
+    /// The current line started with a tag: what follows on it does not end the tags.
+    on_tag_line: bool,
+    /// End of the tag section's last line, if it ends within `max_tags_end`.
+    pub(crate) tags_end: usize,
+    /// Newlines passed so far in this game.
+    pub(crate) newlines: u64,
+    pub(crate) max_tags_end: usize,
+}
+
+impl Lexer {
+    pub(crate) fn new(config: LexConfig) -> Lexer {
+        Lexer {
+            config,
+            pos: 0,
+            comment_from: None,
+            depth: 0,
+            outermost_open: 0,
+            depth_reported: false,
+            phase: Phase::Empty,
+            has_content: false,
+            blank_after_tags: false,
+            tag_names: Vec::new(),
+            last_was_result: false,
+            on_tag_line: false,
+            tags_end: 0,
+            newlines: 0,
+            max_tags_end: usize::MAX,
         }
-        if pos >= bytes.len() {
-            break;
+    }
+
+    /// Ready for a new game (keeps the allocation of the tag-name list).
+    pub(crate) fn reset(&mut self, config: LexConfig, max_tags_end: usize) {
+        let mut names = std::mem::take(&mut self.tag_names);
+        names.clear();
+        *self = Lexer::new(config);
+        self.tag_names = names;
+        self.max_tags_end = max_tags_end;
+    }
+
+    /// Forgets the first `n` bytes of the game (skipped as part of an oversized game).
+    pub(crate) fn shift(&mut self, n: usize) {
+        self.pos = self.pos.saturating_sub(n);
+        self.comment_from = self.comment_from.map(|from| from - n);
+        self.outermost_open = self.outermost_open.saturating_sub(n);
+        self.tags_end = self.tags_end.saturating_sub(n);
+    }
+
+    /// How far the game's bytes may be dropped while skipping: up to the resume point, or
+    /// inside an open comment up to the line where its search goes on.
+    pub(crate) fn droppable(&self) -> usize {
+        self.comment_from.unwrap_or(self.pos)
+    }
+
+    /// Reports what only the end of the game can tell (an unclosed variation).
+    pub(crate) fn finish(&mut self, sink: &mut Sink<'_>) {
+        if self.depth > 0 {
+            let at = self.outermost_open;
+            sink.findings
+                .push(syntax("unterminated variation", at, at + 1));
         }
-        let rest = &bytes[pos..];
+    }
+
+    /// Tokenizes `data` (the game's bytes so far) from where the last run stopped. Only
+    /// complete lines are tokenized unless `eof`. With `split`, stops at the start of the
+    /// next game.
+    pub(crate) fn run(&mut self, data: &[u8], eof: bool, split: bool, sink: &mut Sink<'_>) -> Step {
+        let limit = if eof {
+            data.len()
+        } else {
+            match memchr::memrchr(b'\n', &data[self.pos..]) {
+                Some(i) => self.pos + i + 1,
+                None => return Step::Need,
+            }
+        };
+        let encoding = self.config.encoding;
+        if let Some(from) = self.comment_from {
+            let start = self.pos;
+            match self.comment(data, start, from, limit, eof, split, sink) {
+                Some(step) => return step,
+                None => self.comment_from = None,
+            }
+        }
+        loop {
+            // Whitespace is not stored: it is the bytes between tokens.
+            let gap_start = self.pos;
+            let mut pos = gap_start;
+            let mut newlines = 0u32;
+            let mut last_newline = 0;
+            while pos < limit {
+                let b = data[pos];
+                if CLASS[b as usize] & SPACE != 0 {
+                    if b == b'\n' {
+                        newlines += 1;
+                        last_newline = pos;
+                    }
+                    pos += 1;
+                } else if b >= 0x80 {
+                    match char_at(&data[pos..limit], encoding) {
+                        Some((c, len)) if is_unicode_space(c) => pos += len,
+                        _ => break,
+                    }
+                } else {
+                    break;
+                }
+            }
+            if pos >= limit {
+                if eof {
+                    self.newlines += u64::from(newlines);
+                    self.pos = pos;
+                    return Step::End;
+                }
+                return Step::Need;
+            }
+            self.newlines += u64::from(newlines);
+            let line_start = if newlines > 0 {
+                Some(last_newline + 1)
+            } else if pos == 0 {
+                Some(0)
+            } else {
+                None
+            };
+            if newlines > 1 && self.phase == Phase::Tags {
+                self.blank_after_tags = true;
+            }
+            let after_result_line = newlines > 0 && self.last_was_result;
+            if newlines > 0 {
+                self.on_tag_line = false;
+            }
+            self.pos = pos;
+
+            if data[pos] == b'{' {
+                self.has_content = true;
+                self.last_was_result = false;
+                match self.comment(data, pos, pos + 1, limit, eof, split, sink) {
+                    Some(step) => return step,
+                    None => continue,
+                }
+            }
+
+            let (kind, len) = self.token(data, pos, limit, sink);
+            let end = pos + len;
+            if let Some(line_start) = line_start {
+                if data[pos] == b'[' {
+                    // A tag line (well-formed or not) decides about game boundaries.
+                    let name = tag_name_hash(&data[pos..end]);
+                    let new_game = match self.phase {
+                        Phase::Movetext => true,
+                        Phase::Tags => {
+                            self.blank_after_tags
+                                && (name == EVENT_HASH || self.tag_names.contains(&name))
+                        }
+                        Phase::Empty => false,
+                    };
+                    if split && new_game {
+                        self.discard_from(pos, sink);
+                        return Step::Boundary(line_start);
+                    }
+                    self.phase = Phase::Tags;
+                    self.on_tag_line = true;
+                    self.blank_after_tags = false;
+                    self.tag_names.push(name);
+                    let line_end =
+                        memchr::memchr(b'\n', &data[end..limit]).map_or(limit, |i| end + i + 1);
+                    if line_end <= self.max_tags_end {
+                        self.tags_end = line_end;
+                    }
+                } else if split
+                    && after_result_line
+                    && self.phase == Phase::Movetext
+                    && matches!(kind, TokenKind::San | TokenKind::MoveNumber)
+                {
+                    // A move after a line that ended with a result: a game without tags.
+                    self.discard_from(pos, sink);
+                    return Step::Boundary(line_start);
+                }
+            }
+            self.has_content = true;
+            match kind {
+                _ if self.on_tag_line => {}
+                TokenKind::Tag => {
+                    if self.phase == Phase::Empty {
+                        self.phase = Phase::Tags;
+                    }
+                }
+                TokenKind::LineComment | TokenKind::Escape => {}
+                _ => self.phase = Phase::Movetext,
+            }
+            self.last_was_result = kind == TokenKind::Result;
+            sink.tokens.push(token(kind, pos, end));
+            self.pos = end;
+        }
+    }
+
+    /// Drops what the token at `pos` already added (a tag span, findings) when a game
+    /// boundary is found at its line instead.
+    fn discard_from(&mut self, pos: usize, sink: &mut Sink<'_>) {
+        let pos = pos as u32;
+        while sink.tags.last().is_some_and(|t| t.name.0 >= pos) {
+            sink.tags.pop();
+        }
+        while sink.findings.last().is_some_and(|f| f.span.start >= pos) {
+            sink.findings.pop();
+        }
+    }
+
+    /// Scans a brace comment that starts at `start`, searching on from `from`. Returns
+    /// `None` when the comment is complete and pushed, or the step to return.
+    #[allow(clippy::too_many_arguments)]
+    fn comment(
+        &mut self,
+        data: &[u8],
+        start: usize,
+        from: usize,
+        limit: usize,
+        eof: bool,
+        split: bool,
+        sink: &mut Sink<'_>,
+    ) -> Option<Step> {
+        let mut at = from;
+        // A resumed search starts at a line start, which must be looked at first.
+        let mut check_line = from != start + 1;
+        loop {
+            if check_line {
+                if at >= limit {
+                    if eof {
+                        break;
+                    }
+                    self.comment_from = Some(at);
+                    return Some(Step::Need);
+                }
+                if split {
+                    let line_end =
+                        memchr::memchr(b'\n', &data[at..limit]).map_or(limit, |i| at + i);
+                    if is_tag_shaped(&data[at..line_end]) {
+                        // The comment was never closed: the tag pair starts the next game.
+                        sink.findings
+                            .push(syntax("unterminated comment", start, at));
+                        sink.tokens.push(token(TokenKind::Comment, start, at));
+                        self.pos = at;
+                        self.comment_from = None;
+                        return Some(Step::Boundary(at));
+                    }
+                }
+            }
+            match memchr::memchr2(b'}', b'\n', &data[at..limit]) {
+                Some(i) if data[at + i] == b'}' => {
+                    let end = at + i + 1;
+                    sink.tokens.push(token(TokenKind::Comment, start, end));
+                    self.pos = end;
+                    self.comment_from = None;
+                    return None;
+                }
+                Some(i) => {
+                    at += i + 1;
+                    self.newlines += 1;
+                    check_line = true;
+                }
+                None if eof => break,
+                None => {
+                    self.comment_from = Some(limit);
+                    return Some(Step::Need);
+                }
+            }
+        }
+        sink.findings
+            .push(syntax("unterminated comment", start, data.len()));
+        sink.tokens
+            .push(token(TokenKind::Comment, start, data.len()));
+        self.pos = data.len();
+        self.comment_from = None;
+        Some(Step::End)
+    }
+
+    /// The token at `pos` (not whitespace, not a brace comment), within `data[..limit]`.
+    fn token(
+        &mut self,
+        data: &[u8],
+        pos: usize,
+        limit: usize,
+        sink: &mut Sink<'_>,
+    ) -> (TokenKind, usize) {
+        let encoding = self.config.encoding;
+        let rest = &data[pos..limit];
         let first = rest[0];
         let (kind, len) = match first {
             b'a'..=b'h' | b'A'..=b'N' | b'P'..=b'Y' if let Some(len) = san_fast(rest) => {
                 (TokenKind::San, len)
             }
-            b'{' => match memchr::memchr(b'}', rest) {
-                Some(close) => (TokenKind::Comment, close + 1),
-                None => {
-                    findings.push(syntax("unterminated comment", pos, bytes.len()));
-                    (TokenKind::Comment, rest.len())
-                }
-            },
             b';' => (TokenKind::LineComment, line_content_len(rest)),
-            b'%' if pos == 0 || bytes[pos - 1] == b'\n' => {
+            b'%' if pos == 0 || data[pos - 1] == b'\n' => {
                 (TokenKind::Escape, line_content_len(rest))
             }
             b'[' => match tag_pair(rest) {
                 Some((len, name, value)) => {
                     let base = pos as u32;
-                    tags.push(TagSpans {
-                        token: tokens.len() as u32,
+                    sink.tags.push(TagSpans {
+                        token: sink.tokens.len() as u32,
                         name: (base + name.0 as u32, base + name.1 as u32),
                         value: (base + value.0 as u32, base + value.1 as u32),
                     });
@@ -76,38 +375,34 @@ pub(crate) fn tokenize(
                 }
                 None => {
                     let len = malformed_tag_len(rest);
-                    findings.push(syntax("malformed tag pair", pos, pos + len));
-                    tokens.push(token(TokenKind::Unknown, pos, pos + len));
-                    pos += len;
-                    continue;
+                    sink.findings
+                        .push(syntax("malformed tag pair", pos, pos + len));
+                    return (TokenKind::Unknown, len);
                 }
             },
             b'(' if rest.starts_with(b"(=)") => (TokenKind::DrawOffer, 3),
             b'(' => {
-                depth += 1;
-                if depth == 1 {
-                    outermost_open = pos;
+                self.depth += 1;
+                if self.depth == 1 {
+                    self.outermost_open = pos;
                 }
-                if depth > config.max_depth && !depth_reported {
-                    depth_reported = true;
-                    let message = format!("variations nested deeper than {}", config.max_depth);
-                    findings.push(Finding::new(
-                        FindingKind::Syntax,
-                        message,
-                        pos as u32..pos as u32 + 1,
-                    ));
+                if self.depth > self.config.max_depth && !self.depth_reported {
+                    self.depth_reported = true;
+                    let message =
+                        format!("variations nested deeper than {}", self.config.max_depth);
+                    let span = pos as u32..pos as u32 + 1;
+                    sink.findings
+                        .push(Finding::new(FindingKind::Syntax, message, span));
                 }
                 (TokenKind::VariationStart, 1)
             }
-            b')' if depth > 0 => {
-                depth -= 1;
+            b')' if self.depth > 0 => {
+                self.depth -= 1;
                 (TokenKind::VariationEnd, 1)
             }
             b')' => {
-                findings.push(syntax("unmatched ')'", pos, pos + 1));
-                tokens.push(token(TokenKind::Unknown, pos, pos + 1));
-                pos += 1;
-                continue;
+                sink.findings.push(syntax("unmatched ')'", pos, pos + 1));
+                return (TokenKind::Unknown, 1);
             }
             b'$' => match nag_len(rest) {
                 Some(len) => (TokenKind::Nag, len),
@@ -135,32 +430,97 @@ pub(crate) fn tokenize(
                 None => (TokenKind::Unknown, word_len(rest, encoding)),
             },
             0x80..=0xFF => non_ascii_token(rest, encoding),
+            // A stray `}` (a `{` is handled by the caller) and anything else.
             _ => (TokenKind::Unknown, word_len(rest, encoding)),
         };
-        let len = len.max(1).min(rest.len());
-        if kind == TokenKind::Whitespace {
-            pos += len;
-            continue;
-        }
+        let len = len.clamp(1, rest.len());
         if kind == TokenKind::Unknown {
             let text = String::from_utf8_lossy(&rest[..len.min(40)]);
             let message = format!("unexpected '{}'", text.escape_debug());
-            findings.push(Finding::new(
-                FindingKind::Syntax,
-                message,
-                pos as u32..(pos + len) as u32,
-            ));
+            let span = pos as u32..(pos + len) as u32;
+            sink.findings
+                .push(Finding::new(FindingKind::Syntax, message, span));
         }
-        tokens.push(token(kind, pos, pos + len));
-        pos += len;
+        (kind, len)
     }
-    if depth > 0 {
-        findings.push(syntax(
-            "unterminated variation",
-            outermost_open,
-            outermost_open + 1,
-        ));
+}
+
+/// Tokenizes `bytes` as one whole game (no game boundaries), into cleared buffers.
+pub(crate) fn tokenize(bytes: &[u8], config: LexConfig, sink: &mut Sink<'_>) {
+    sink.tokens.clear();
+    sink.tags.clear();
+    let mut lexer = Lexer::new(config);
+    let step = lexer.run(bytes, true, false, sink);
+    debug_assert_eq!(step, Step::End);
+    lexer.finish(sink);
+}
+
+/// FNV-1a hash of the tag name at the start of a tag line (`[`, blanks, name).
+fn tag_name_hash(line: &[u8]) -> u64 {
+    let after = &line[1..];
+    let skip = after
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    let name = after[skip..]
+        .iter()
+        .take_while(|&&b| !matches!(b, b' ' | b'\t' | b'"' | b']' | b'\r' | b'\n'));
+    name.fold(FNV_OFFSET, |hash, &b| fnv_step(hash, b))
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+const fn fnv_step(hash: u64, byte: u8) -> u64 {
+    (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3)
+}
+
+/// The hash of `Event`, the tag that conventionally opens a tag section.
+const EVENT_HASH: u64 = {
+    let name = b"Event";
+    let mut hash = FNV_OFFSET;
+    let mut i = 0;
+    while i < name.len() {
+        hash = fnv_step(hash, name[i]);
+        i += 1;
     }
+    hash
+};
+
+/// A line that is exactly one well-formed tag pair: `[Name "value"]`, blanks around.
+fn is_tag_shaped(line: &[u8]) -> bool {
+    let line = trim_blanks(line);
+    let Some(inner) = line.strip_prefix(b"[").and_then(|l| l.strip_suffix(b"]")) else {
+        return false;
+    };
+    let inner = trim_blanks(inner);
+    let name_len = inner
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    if name_len == 0 || name_len == inner.len() || !matches!(inner[name_len], b' ' | b'\t') {
+        return false;
+    }
+    let value = trim_blanks(&inner[name_len..]);
+    if value.len() < 2 || value[0] != b'"' || value[value.len() - 1] != b'"' {
+        return false;
+    }
+    let body = &value[1..value.len() - 1];
+    let mut i = 0;
+    while i < body.len() {
+        match body[i] {
+            b'\\' => i += 2,
+            b'"' => return false,
+            _ => i += 1,
+        }
+    }
+    true
+}
+
+fn trim_blanks(s: &[u8]) -> &[u8] {
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
+    let start = s.iter().take_while(|b| blank(b)).count();
+    let end = s.len() - s[start..].iter().rev().take_while(|b| blank(b)).count();
+    &s[start..end]
 }
 
 fn token(kind: TokenKind, start: usize, end: usize) -> Token {
@@ -499,31 +859,50 @@ fn san_suffix(s: &[u8], mut i: usize, encoding: Encoding) -> Option<usize> {
     is_token_end(s, i, encoding).then_some(i)
 }
 
-/// The common move shapes (`e4`, `Nf3`, `exd5`, `Nbd7`, `R1e2`, `Qh4xe1`, `e2e4`, with
-/// `+`, `#` or `++`) followed by an ASCII delimiter; anything else is left to
-/// [`san_len`], which accepts a superset with the same lengths.
+/// `1` for the bytes a move body is made of (`a`-`h`, `1`-`8`, `x`).
+static MOVE_BODY: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = b'a';
+    while b <= b'h' {
+        table[b as usize] = 1;
+        b += 1;
+    }
+    let mut b = b'1';
+    while b <= b'8' {
+        table[b as usize] = 1;
+        b += 1;
+    }
+    table[b'x' as usize] = 1;
+    table
+};
+
+/// The common move shapes (`e4`, `Nf3`, `exd5`, `Nbd7`, `Qh4xe1`, `e2e4`, with `+`, `#`
+/// or `++`) followed by an ASCII delimiter; anything else is left to [`san_len`], which
+/// accepts a superset with the same lengths. The body is measured without a loop: one
+/// table look-up per byte of an 8-byte window, then a count of trailing ones.
 #[inline]
 fn san_fast(s: &[u8]) -> Option<usize> {
-    let is_body = |b: u8| matches!(b, b'a'..=b'h' | b'1'..=b'8' | b'x');
-    let mut i = usize::from(s.first()?.is_ascii_uppercase());
-    let body_start = i;
-    while i < s.len() && i - body_start < 5 && is_body(s[i]) {
-        i += 1;
+    let window: &[u8; 8] = s.first_chunk()?;
+    let mut mask = u32::from(window[0].is_ascii_uppercase());
+    for (i, &b) in window.iter().enumerate() {
+        mask |= u32::from(MOVE_BODY[b as usize]) << i;
     }
-    if i - body_start < 2 || !matches!(s[i - 2], b'a'..=b'h') || !matches!(s[i - 1], b'1'..=b'8') {
+    let mut end = mask.trailing_ones() as usize;
+    if end < 2 || end == 8 {
         return None;
     }
-    let mut marks = 0;
-    while marks < 2 && i < s.len() && matches!(s[i], b'+' | b'#') {
-        i += 1;
-        marks += 1;
+    if !matches!(window[end - 2], b'a'..=b'h') || !matches!(window[end - 1], b'1'..=b'8') {
+        return None;
     }
-    match s.get(i) {
-        None => Some(i),
-        // `(` may open a promotion piece `e8(Q)`: leave it to the full scanner.
-        Some(&b) if is_delimiter_byte(b) && b != b'(' => Some(i),
-        Some(_) => None,
+    if matches!(window[end], b'+' | b'#') {
+        end += 1;
+        if matches!(window[end], b'+' | b'#') {
+            end += 1;
+        }
     }
+    let next = *s.get(end)?;
+    // `(` may open a promotion piece `e8(Q)`: leave it to the full scanner.
+    (is_delimiter_byte(next) && next != b'(').then_some(end)
 }
 
 /// The length of a move-shaped token at the start of `s`, if it is one.
@@ -750,19 +1129,6 @@ fn malformed_tag_len(s: &[u8]) -> usize {
     match memchr::memchr(b']', &s[..line]) {
         Some(close) => close + 1,
         None => line.max(1),
-    }
-}
-
-/// Whether `s` starts with something that begins a game's movetext: a move number or a
-/// complete move-shaped token (used by the reader to find games without tags).
-pub(crate) fn starts_move(s: &[u8], encoding: Encoding) -> bool {
-    match s.first() {
-        Some(b'0'..=b'9') => {
-            let (kind, _) = digit_token(s, encoding);
-            matches!(kind, TokenKind::MoveNumber | TokenKind::San)
-        }
-        Some(_) => san_len(s, encoding).is_some(),
-        None => false,
     }
 }
 
