@@ -145,7 +145,6 @@ impl Lexer {
                 None => return Step::Need,
             }
         };
-        let encoding = self.config.encoding;
         if let Some(from) = self.comment_from {
             let start = self.pos;
             match self.comment(data, start, from, limit, eof, split, sink) {
@@ -153,10 +152,16 @@ impl Lexer {
                 None => self.comment_from = None,
             }
         }
-        loop {
+        let encoding = self.config.encoding;
+        // The hot state lives in locals and is written back at every exit.
+        let mut pos = self.pos;
+        let mut phase = self.phase;
+        let mut last_was_result = self.last_was_result;
+        let mut on_tag_line = self.on_tag_line;
+        let mut newlines_total = self.newlines;
+        let step = loop {
             // Whitespace is not stored: it is the bytes between tokens.
-            let gap_start = self.pos;
-            let mut pos = gap_start;
+            let gap_start = pos;
             let mut newlines = 0u32;
             let mut last_newline = 0;
             while pos < limit {
@@ -178,45 +183,61 @@ impl Lexer {
             }
             if pos >= limit {
                 if eof {
-                    self.newlines += u64::from(newlines);
-                    self.pos = pos;
-                    return Step::End;
+                    newlines_total += u64::from(newlines);
+                    break Step::End;
                 }
-                return Step::Need;
+                pos = gap_start;
+                break Step::Need;
             }
-            self.newlines += u64::from(newlines);
-            let line_start = if newlines > 0 {
-                Some(last_newline + 1)
-            } else if pos == 0 {
-                Some(0)
-            } else {
-                None
-            };
-            if newlines > 1 && self.phase == Phase::Tags {
-                self.blank_after_tags = true;
-            }
-            let after_result_line = newlines > 0 && self.last_was_result;
+            newlines_total += u64::from(newlines);
+            let mut line_start = None;
+            let mut after_result_line = false;
             if newlines > 0 {
-                self.on_tag_line = false;
+                line_start = Some(last_newline + 1);
+                after_result_line = last_was_result;
+                on_tag_line = false;
+                if newlines > 1 && phase == Phase::Tags {
+                    self.blank_after_tags = true;
+                }
+            } else if pos == 0 {
+                line_start = Some(0);
             }
-            self.pos = pos;
+            let first = data[pos];
 
-            if data[pos] == b'{' {
+            if first == b'{' {
                 self.has_content = true;
-                self.last_was_result = false;
+                last_was_result = false;
+                self.newlines = newlines_total;
+                self.pos = pos;
                 match self.comment(data, pos, pos + 1, limit, eof, split, sink) {
-                    Some(step) => return step,
-                    None => continue,
+                    Some(step) => {
+                        self.phase = phase;
+                        self.last_was_result = last_was_result;
+                        self.on_tag_line = on_tag_line;
+                        return step;
+                    }
+                    None => {
+                        pos = self.pos;
+                        newlines_total = self.newlines;
+                        continue;
+                    }
                 }
             }
 
-            let (kind, len) = self.token(data, pos, limit, sink);
+            let (kind, len) = match first {
+                b'a'..=b'h' | b'A'..=b'N' | b'P'..=b'Y'
+                    if let Some(len) = san_fast(&data[pos..]) =>
+                {
+                    (TokenKind::San, len)
+                }
+                _ => self.token(data, pos, limit, sink),
+            };
             let end = pos + len;
             if let Some(line_start) = line_start {
-                if data[pos] == b'[' {
+                if first == b'[' {
                     // A tag line (well-formed or not) decides about game boundaries.
                     let name = tag_name_hash(&data[pos..end]);
-                    let new_game = match self.phase {
+                    let new_game = match phase {
                         Phase::Movetext => true,
                         Phase::Tags => {
                             self.blank_after_tags
@@ -226,10 +247,11 @@ impl Lexer {
                     };
                     if split && new_game {
                         self.discard_from(pos, sink);
-                        return Step::Boundary(line_start);
+                        pos = line_start;
+                        break Step::Boundary(line_start);
                     }
-                    self.phase = Phase::Tags;
-                    self.on_tag_line = true;
+                    phase = Phase::Tags;
+                    on_tag_line = true;
                     self.blank_after_tags = false;
                     self.tag_names.push(name);
                     let line_end =
@@ -239,29 +261,33 @@ impl Lexer {
                     }
                 } else if split
                     && after_result_line
-                    && self.phase == Phase::Movetext
+                    && phase == Phase::Movetext
                     && matches!(kind, TokenKind::San | TokenKind::MoveNumber)
                 {
                     // A move after a line that ended with a result: a game without tags.
                     self.discard_from(pos, sink);
-                    return Step::Boundary(line_start);
+                    pos = line_start;
+                    break Step::Boundary(line_start);
                 }
             }
             self.has_content = true;
-            match kind {
-                _ if self.on_tag_line => {}
-                TokenKind::Tag => {
-                    if self.phase == Phase::Empty {
-                        self.phase = Phase::Tags;
-                    }
+            if !on_tag_line {
+                match kind {
+                    TokenKind::Tag if phase == Phase::Empty => phase = Phase::Tags,
+                    TokenKind::Tag | TokenKind::LineComment | TokenKind::Escape => {}
+                    _ => phase = Phase::Movetext,
                 }
-                TokenKind::LineComment | TokenKind::Escape => {}
-                _ => self.phase = Phase::Movetext,
             }
-            self.last_was_result = kind == TokenKind::Result;
+            last_was_result = kind == TokenKind::Result;
             sink.tokens.push(token(kind, pos, end));
-            self.pos = end;
-        }
+            pos = end;
+        };
+        self.pos = pos;
+        self.phase = phase;
+        self.last_was_result = last_was_result;
+        self.on_tag_line = on_tag_line;
+        self.newlines = newlines_total;
+        step
     }
 
     /// Drops what the token at `pos` already added (a tag span, findings) when a game
@@ -356,9 +382,6 @@ impl Lexer {
         let rest = &data[pos..limit];
         let first = rest[0];
         let (kind, len) = match first {
-            b'a'..=b'h' | b'A'..=b'N' | b'P'..=b'Y' if let Some(len) = san_fast(rest) => {
-                (TokenKind::San, len)
-            }
             b';' => (TokenKind::LineComment, line_content_len(rest)),
             b'%' if pos == 0 || data[pos - 1] == b'\n' => {
                 (TokenKind::Escape, line_content_len(rest))
@@ -880,7 +903,7 @@ static MOVE_BODY: [u8; 256] = {
 /// or `++`) followed by an ASCII delimiter; anything else is left to [`san_len`], which
 /// accepts a superset with the same lengths. The body is measured without a loop: one
 /// table look-up per byte of an 8-byte window, then a count of trailing ones.
-#[inline]
+#[inline(always)]
 fn san_fast(s: &[u8]) -> Option<usize> {
     let window: &[u8; 8] = s.first_chunk()?;
     let mut mask = u32::from(window[0].is_ascii_uppercase());
