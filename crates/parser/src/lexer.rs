@@ -73,7 +73,10 @@ pub(crate) struct Lexer {
     last_was_result: bool,
     /// The current line started with a tag: what follows on it does not end the tags.
     on_tag_line: bool,
-    /// End of the tag section's last line, if it ends within `max_tags_end`.
+    /// Hash of the name of the last tag pair (or malformed tag) tokenized.
+    tag_name: u64,
+    /// End of the last tag line's first token, if it ends within `max_tags_end`; see
+    /// [`Lexer::retained_tags`].
     pub(crate) tags_end: usize,
     /// Newlines passed so far in this game.
     pub(crate) newlines: u64,
@@ -95,6 +98,7 @@ impl Lexer {
             tag_names: Vec::new(),
             last_was_result: false,
             on_tag_line: false,
+            tag_name: 0,
             tags_end: 0,
             newlines: 0,
             max_tags_end: usize::MAX,
@@ -122,6 +126,20 @@ impl Lexer {
     /// inside an open comment up to the line where its search goes on.
     pub(crate) fn droppable(&self) -> usize {
         self.comment_from.unwrap_or(self.pos)
+    }
+
+    /// How much of an oversized game is kept: its tag section, through the end of the
+    /// line of the last tag that ends within the limit (or up to that tag, if its line
+    /// runs past the limit).
+    pub(crate) fn retained_tags(&self, data: &[u8]) -> usize {
+        let end = self.tags_end.min(data.len());
+        if end == 0 {
+            return 0;
+        }
+        match memchr::memchr(b'\n', &data[end..]) {
+            Some(i) if end + i < self.max_tags_end => end + i + 1,
+            _ => end,
+        }
     }
 
     /// Reports what only the end of the game can tell (an unclosed variation).
@@ -153,7 +171,9 @@ impl Lexer {
             }
         }
         let encoding = self.config.encoding;
-        // The hot state lives in locals and is written back at every exit.
+        // The hot state lives in locals and is written back at every exit; so does the
+        // token list, which lets the compiler keep its length in a register.
+        let mut tokens = std::mem::take(&mut *sink.tokens);
         let mut pos = self.pos;
         let mut phase = self.phase;
         let mut last_was_result = self.last_was_result;
@@ -164,6 +184,14 @@ impl Lexer {
             let gap_start = pos;
             let mut newlines = 0u32;
             let mut last_newline = 0;
+            // Fast path: one space between two tokens.
+            if data.get(pos) == Some(&b' ')
+                && pos + 1 < limit
+                && CLASS[data[pos + 1] as usize] & SPACE == 0
+                && data[pos + 1] < 0x80
+            {
+                pos += 1;
+            }
             while pos < limit {
                 let b = data[pos];
                 if CLASS[b as usize] & SPACE != 0 {
@@ -207,10 +235,24 @@ impl Lexer {
             if first == b'{' {
                 self.has_content = true;
                 last_was_result = false;
+                // Fast path: a comment closed on its own line.
+                let body = &data[pos + 1..limit];
+                if let Some(i) = memchr::memchr2(b'}', b'\n', body)
+                    && body[i] == b'}'
+                {
+                    let end = pos + i + 2;
+                    tokens.push(token(TokenKind::Comment, pos, end));
+                    pos = end;
+                    continue;
+                }
                 self.newlines = newlines_total;
                 self.pos = pos;
-                match self.comment(data, pos, pos + 1, limit, eof, split, sink) {
+                *sink.tokens = std::mem::take(&mut tokens);
+                let outcome = self.comment(data, pos, pos + 1, limit, eof, split, sink);
+                tokens = std::mem::take(&mut *sink.tokens);
+                match outcome {
                     Some(step) => {
+                        *sink.tokens = tokens;
                         self.phase = phase;
                         self.last_was_result = last_was_result;
                         self.on_tag_line = on_tag_line;
@@ -230,13 +272,13 @@ impl Lexer {
                 {
                     (TokenKind::San, len)
                 }
-                _ => self.token(data, pos, limit, sink),
+                _ => self.token(data, pos, limit, tokens.len(), sink),
             };
             let end = pos + len;
             if let Some(line_start) = line_start {
                 if first == b'[' {
                     // A tag line (well-formed or not) decides about game boundaries.
-                    let name = tag_name_hash(&data[pos..end]);
+                    let name = self.tag_name;
                     let new_game = match phase {
                         Phase::Movetext => true,
                         Phase::Tags => {
@@ -254,10 +296,8 @@ impl Lexer {
                     on_tag_line = true;
                     self.blank_after_tags = false;
                     self.tag_names.push(name);
-                    let line_end =
-                        memchr::memchr(b'\n', &data[end..limit]).map_or(limit, |i| end + i + 1);
-                    if line_end <= self.max_tags_end {
-                        self.tags_end = line_end;
+                    if end <= self.max_tags_end {
+                        self.tags_end = end;
                     }
                 } else if split
                     && after_result_line
@@ -279,9 +319,10 @@ impl Lexer {
                 }
             }
             last_was_result = kind == TokenKind::Result;
-            sink.tokens.push(token(kind, pos, end));
+            tokens.push(token(kind, pos, end));
             pos = end;
         };
+        *sink.tokens = tokens;
         self.pos = pos;
         self.phase = phase;
         self.last_was_result = last_was_result;
@@ -376,6 +417,7 @@ impl Lexer {
         data: &[u8],
         pos: usize,
         limit: usize,
+        token_index: usize,
         sink: &mut Sink<'_>,
     ) -> (TokenKind, usize) {
         let encoding = self.config.encoding;
@@ -388,15 +430,19 @@ impl Lexer {
             }
             b'[' => match tag_pair(rest) {
                 Some((len, name, value)) => {
+                    self.tag_name = rest[name.0..name.1]
+                        .iter()
+                        .fold(FNV_OFFSET, |hash, &b| fnv_step(hash, b));
                     let base = pos as u32;
                     sink.tags.push(TagSpans {
-                        token: sink.tokens.len() as u32,
+                        token: token_index as u32,
                         name: (base + name.0 as u32, base + name.1 as u32),
                         value: (base + value.0 as u32, base + value.1 as u32),
                     });
                     (TokenKind::Tag, len)
                 }
                 None => {
+                    self.tag_name = tag_name_hash(rest);
                     let len = malformed_tag_len(rest);
                     sink.findings
                         .push(syntax("malformed tag pair", pos, pos + len));
@@ -1132,12 +1178,12 @@ fn is_name_byte(b: u8) -> bool {
 /// cross a line end.
 fn quoted_value(s: &[u8]) -> IResult<&[u8], &[u8]> {
     let mut i = 0;
-    while i < s.len() {
+    while let Some(j) = memchr::memchr3(b'"', b'\\', b'\n', &s[i..]) {
+        i += j;
         match s[i] {
             b'"' => return Ok((&s[i..], &s[..i])),
             b'\\' if i + 1 < s.len() && s[i + 1] != b'\n' => i += 2,
-            b'\n' => break,
-            _ => i += 1,
+            _ => break,
         }
     }
     Err(nom::Err::Error(nom::error::Error::new(

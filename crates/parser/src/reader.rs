@@ -288,8 +288,9 @@ impl<R: Read> Reader<R> {
     fn skip_oversized(&mut self, game: &mut Game) {
         if !self.skipping {
             self.skipping = true;
-            let retained = &self.buf[self.start..self.start + self.lexer.tags_end];
-            game.bytes.extend_from_slice(retained);
+            let data = &self.buf[self.start..self.end];
+            game.bytes
+                .extend_from_slice(&data[..self.lexer.retained_tags(data)]);
         }
         let drop = self.lexer.droppable();
         if drop > 0 {
@@ -310,7 +311,8 @@ impl<R: Read> Reader<R> {
             // The outcome depends only on the game: its tag section (the tag lines that end
             // within the limit) is kept and tokenized again, the rest counted as skipped.
             if !self.skipping {
-                game.bytes.extend_from_slice(&data[..self.lexer.tags_end]);
+                game.bytes
+                    .extend_from_slice(&data[..self.lexer.retained_tags(data)]);
             }
             game.tokenize();
             game.skipped = total - game.bytes.len() as u64;
