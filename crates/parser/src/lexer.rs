@@ -184,29 +184,34 @@ impl Lexer {
             let gap_start = pos;
             let mut newlines = 0u32;
             let mut last_newline = 0;
-            // Fast path: one space between two tokens.
-            if data.get(pos) == Some(&b' ')
-                && pos + 1 < limit
-                && CLASS[data[pos + 1] as usize] & SPACE == 0
-                && data[pos + 1] < 0x80
-            {
+            // Fast path: one space or line end between two tokens.
+            let single = match data.get(pos..pos + 2) {
+                Some(&[b' ' | b'\n', next]) => CLASS[next as usize] & SPACE == 0 && next < 0x80,
+                _ => false,
+            };
+            if single {
+                if data[pos] == b'\n' {
+                    newlines = 1;
+                    last_newline = pos;
+                }
                 pos += 1;
-            }
-            while pos < limit {
-                let b = data[pos];
-                if CLASS[b as usize] & SPACE != 0 {
-                    if b == b'\n' {
-                        newlines += 1;
-                        last_newline = pos;
+            } else {
+                while pos < limit {
+                    let b = data[pos];
+                    if CLASS[b as usize] & SPACE != 0 {
+                        if b == b'\n' {
+                            newlines += 1;
+                            last_newline = pos;
+                        }
+                        pos += 1;
+                    } else if b >= 0x80 {
+                        match char_at(&data[pos..limit], encoding) {
+                            Some((c, len)) if is_unicode_space(c) => pos += len,
+                            _ => break,
+                        }
+                    } else {
+                        break;
                     }
-                    pos += 1;
-                } else if b >= 0x80 {
-                    match char_at(&data[pos..limit], encoding) {
-                        Some((c, len)) if is_unicode_space(c) => pos += len,
-                        _ => break,
-                    }
-                } else {
-                    break;
                 }
             }
             if pos >= limit {
@@ -271,6 +276,9 @@ impl Lexer {
                     if let Some(len) = san_fast(&data[pos..]) =>
                 {
                     (TokenKind::San, len)
+                }
+                b'1'..=b'9' if let Some(len) = move_number_fast(&data[pos..limit]) => {
+                    (TokenKind::MoveNumber, len)
                 }
                 _ => self.token(data, pos, limit, tokens.len(), sink),
             };
@@ -926,6 +934,27 @@ fn san_suffix(s: &[u8], mut i: usize, encoding: Encoding) -> Option<usize> {
         marks += 1;
     }
     is_token_end(s, i, encoding).then_some(i)
+}
+
+/// A move number `12.` or `12...` followed by a space or a move (not `12. ...`, nor
+/// anything [`digit_token`] reads otherwise).
+#[inline(always)]
+fn move_number_fast(s: &[u8]) -> Option<usize> {
+    let digits = s.iter().take(4).take_while(|b| b.is_ascii_digit()).count();
+    if s.get(digits) != Some(&b'.') {
+        return None;
+    }
+    let dots = if s.get(digits + 1..digits + 3) == Some(b"..") {
+        3
+    } else {
+        1
+    };
+    let end = digits + dots;
+    match s.get(end) {
+        Some(b' ') if s.get(end + 1) != Some(&b'.') => Some(end),
+        Some(b'a'..=b'h' | b'A'..=b'Z') => Some(end),
+        _ => None,
+    }
 }
 
 /// `1` for the bytes a move body is made of (`a`-`h`, `1`-`8`, `x`).
