@@ -1,6 +1,6 @@
 //! `planilla check`: validate games and report findings.
 
-use crate::input::{InputArgs, collect_sources, io_reason, progress_bar};
+use crate::input::{InputArgs, LangChoice, collect_sources, io_reason, parse_lang, progress_bar};
 use crate::output::{Format, Totals, Writer};
 use anyhow::Context;
 use clap::Args;
@@ -14,6 +14,10 @@ use std::process::ExitCode;
 pub struct CheckArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// Notation language of the moves: auto (decided per game), en, es, it, pt, fr,
+    /// de, nl or figurine.
+    #[arg(long, default_value = "auto", value_parser = parse_lang)]
+    pub lang: LangChoice,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -85,7 +89,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let filter = Filter::new(&args.select, &args.ignore)?;
     let config = Config {
         rules: args.rules,
-        lang: args.input.lang.0,
+        lang: args.lang.0,
     };
     let pool = crate::thread_pool(args.input.threads)?;
     let (sources, problems) = collect_sources(&args.input.paths);
@@ -152,7 +156,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                     }
                     bar.set_position(base + progress.bytes);
                     let secs = bar.elapsed().as_secs_f64().max(1e-3);
-                bar.set_message(format!("{} games, {:.0} games/s", totals.games, totals.games as f64 / secs));
+                    bar.set_message(format!(
+                        "{} games, {:.0} games/s",
+                        totals.games,
+                        totals.games as f64 / secs
+                    ));
                     Ok(())
                 },
             );

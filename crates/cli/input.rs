@@ -20,10 +20,6 @@ pub struct InputArgs {
     /// piece), utf-8, windows-1252 or latin-1.
     #[arg(long, default_value = "auto", value_parser = parse_encoding)]
     pub encoding: Encoding,
-    /// Notation language of the moves: auto (decided per game), en, es, it, pt, fr,
-    /// de, nl or figurine.
-    #[arg(long, default_value = "auto", value_parser = parse_lang)]
-    pub lang: LangChoice,
     /// Worker threads (default: all cores). Output is the same for every number.
     #[arg(short = 'j', long, default_value_t = 0)]
     pub threads: usize,
@@ -41,7 +37,8 @@ fn parse_encoding(s: &str) -> Result<Encoding, String> {
         .ok_or_else(|| format!("unknown encoding '{s}' (auto, utf-8, windows-1252, latin-1)"))
 }
 
-fn parse_lang(s: &str) -> Result<LangChoice, String> {
+/// Parses `auto` or a language code.
+pub fn parse_lang(s: &str) -> Result<LangChoice, String> {
     if s == "auto" {
         return Ok(LangChoice(None));
     }

@@ -5,6 +5,7 @@
 //! something was, 2 for usage errors and unreadable input.
 
 mod check;
+mod convert;
 mod input;
 mod output;
 mod perft;
@@ -24,6 +25,8 @@ struct Cli {
 enum Command {
     /// Validate games: replay every move and variation and report findings.
     Check(check::CheckArgs),
+    /// Rewrite move notation in another language (Spanish to English by default).
+    Convert(convert::ConvertArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
     Perft(perft::PerftArgs),
 }
@@ -44,6 +47,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::run(args),
     };
     match result {

@@ -27,7 +27,7 @@ mod replay;
 mod rules;
 
 pub use finding::{Code, Finding, Severity};
-pub use replay::{Config, GameStats, check_game};
+pub use replay::{Config, GameStats, PlayedMove, check_game, check_game_recording};
 pub use rules::Rules;
 
 use planilla_parser::{Game, Reader};
@@ -114,9 +114,9 @@ pub struct Progress {
 type Batch = Vec<Game>;
 
 /// Reads every game from `reader` on a thread of its own, checks bounded
-/// batches in parallel on `pool`, and calls `sink` with
-/// each batch's reports in input order. At most a few batches are in memory
-/// at once, whatever the input size.
+/// batches in parallel on `pool`, and calls `sink` with each batch's reports
+/// in input order. At most a few batches are in memory at once, whatever the
+/// input size.
 ///
 /// # Errors
 ///
@@ -126,11 +126,40 @@ pub fn check_stream<R, F>(
     config: &Config,
     batching: BatchConfig,
     pool: &rayon::ThreadPool,
-    mut sink: F,
+    sink: F,
 ) -> io::Result<()>
 where
     R: Read + Send,
     F: FnMut(&[GameReport], Progress) -> io::Result<()>,
+{
+    process_stream(
+        reader,
+        batching,
+        pool,
+        |g| check_game_guarded(g, config),
+        sink,
+    )
+}
+
+/// The driver under [`check_stream`], for any per-game work: a reader
+/// thread fills bounded batches, `work` runs on every game of a batch in
+/// parallel on `pool`, and `sink` receives the results in input order.
+///
+/// # Errors
+///
+/// A read error from the input, or the first error `sink` returns.
+pub fn process_stream<R, T, W, F>(
+    reader: Reader<R>,
+    batching: BatchConfig,
+    pool: &rayon::ThreadPool,
+    work: W,
+    mut sink: F,
+) -> io::Result<()>
+where
+    R: Read + Send,
+    T: Send,
+    W: Fn(&Game) -> T + Sync,
+    F: FnMut(&[T], Progress) -> io::Result<()>,
 {
     let (full_tx, full_rx): (SyncSender<io::Result<(Batch, Progress)>>, Receiver<_>) =
         sync_channel(2);
@@ -146,13 +175,8 @@ where
                     break;
                 }
             };
-            let reports: Vec<GameReport> = pool.install(|| {
-                batch
-                    .par_iter()
-                    .map(|g| check_game_guarded(g, config))
-                    .collect()
-            });
-            if let Err(e) = sink(&reports, progress) {
+            let results: Vec<T> = pool.install(|| batch.par_iter().map(&work).collect());
+            if let Err(e) = sink(&results, progress) {
                 outcome = Err(e);
                 break;
             }
@@ -165,7 +189,6 @@ where
         outcome
     })
 }
-
 fn read_batches<R: Read>(
     mut reader: Reader<R>,
     batching: BatchConfig,

@@ -23,6 +23,19 @@ pub struct Config {
 pub struct GameStats {
     /// Half-moves replayed, in every line.
     pub plies: u64,
+    /// The notation language the game was read in.
+    pub lang: Option<Lang>,
+}
+
+/// A written move that replayed, for tools that rewrite it (the converter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// Byte span of the move in the game, an en-passant mark after it included.
+    pub span: (u32, u32),
+    /// The position before the move.
+    pub before: Position,
+    /// The move; `None` for a null move.
+    pub mv: Option<Move>,
 }
 
 /// How a line of play ended on the board.
@@ -81,8 +94,9 @@ struct Line {
     path: Vec<u32>,
     children: u32,
     state: State,
-    /// How and after which move the game ended on the board in this line.
-    end: Option<(End, u32, Option<String>)>,
+    /// How, at which ply, after which move and in which position the game
+    /// ended on the board in this line.
+    end: Option<(End, u32, Option<String>, Position)>,
     /// Whether this line's end has been reported for a later move.
     end_reported: bool,
     /// A variation skipped because its start position is unknown.
@@ -140,10 +154,22 @@ pub struct GameChecker<'g> {
     out: &'g mut Vec<Finding>,
     list: MoveList,
     plies: u64,
+    played: Option<&'g mut Vec<PlayedMove>>,
 }
 
 /// Checks `game`, appending findings to `out`.
 pub fn check_game(game: &Game, config: &Config, out: &mut Vec<Finding>) -> GameStats {
+    check_game_recording(game, config, out, None)
+}
+
+/// Like [`check_game`], and records every move that replayed (in every
+/// line, in text order) into `played` when given.
+pub fn check_game_recording(
+    game: &Game,
+    config: &Config,
+    out: &mut Vec<Finding>,
+    played: Option<&mut Vec<PlayedMove>>,
+) -> GameStats {
     let mut checker = GameChecker {
         game,
         config: *config,
@@ -151,10 +177,12 @@ pub fn check_game(game: &Game, config: &Config, out: &mut Vec<Finding>) -> GameS
         out,
         list: MoveList::new(),
         plies: 0,
+        played,
     };
-    checker.run();
+    let replayed = checker.run();
     GameStats {
         plies: checker.plies,
+        lang: replayed.then_some(checker.lang),
     }
 }
 
@@ -197,7 +225,9 @@ impl GameChecker<'_> {
             .map(|t| game.tokens()[t.token as usize].start as usize)
     }
 
-    fn run(&mut self) {
+    /// Returns whether the movetext was replayed (not for a skipped variant
+    /// or an invalid FEN).
+    fn run(&mut self) -> bool {
         let game = self.game;
         if let Some(variant) = game.tag("Variant")
             && !supported_variant(&variant)
@@ -217,7 +247,7 @@ impl GameChecker<'_> {
             {
                 self.game_note(Code::Encoding, f.span.start as usize, f.message.to_string());
             }
-            return;
+            return false;
         }
 
         for f in game.findings() {
@@ -243,7 +273,7 @@ impl GameChecker<'_> {
                         None,
                         &[],
                     );
-                    return;
+                    return false;
                 }
             },
         };
@@ -262,6 +292,7 @@ impl GameChecker<'_> {
         }
 
         self.replay(start);
+        true
     }
 
     fn lang_name(&self) -> &'static str {
@@ -472,7 +503,7 @@ impl GameChecker<'_> {
             }
         };
 
-        if let Some((end, end_ply, end_move)) = &line.end {
+        if let Some((end, end_ply, end_move, _)) = &line.end {
             if !line.end_reported {
                 line.end_reported = true;
                 let after_move = end_move
@@ -492,9 +523,16 @@ impl GameChecker<'_> {
                     &path,
                 );
             }
-            line.state = State::Stopped { at_last_move: true };
-            return None;
+            // After mate or stalemate no move exists. After a dead position,
+            // fivefold repetition or 75 moves the recorded moves are still
+            // chess: replay them (they are checked and converted), but the
+            // game's end stays where it was.
+            if matches!(end, End::Checkmate(_) | End::Stalemate) || !before.has_legal_moves() {
+                line.state = State::Stopped { at_last_move: true };
+                return None;
+            }
         }
+        let ended_before = line.end.is_some();
 
         if san.is_null() {
             if before.is_check() {
@@ -522,6 +560,7 @@ impl GameChecker<'_> {
             );
             line.prev = Some(before);
             line.prev_history = Some(line.history.len());
+            self.record(token.start, text.len(), before, None);
             line.pos.play_null();
             line.ply = ply;
             line.history.clear();
@@ -548,6 +587,7 @@ impl GameChecker<'_> {
             }
         };
 
+        self.record(token.start, text.len(), before, Some(m));
         let after = before.play(&m);
         let gives_check = after.is_check();
         let has_moves = after.has_legal_moves();
@@ -586,15 +626,27 @@ impl GameChecker<'_> {
         } else {
             None
         };
-        if let Some(end) = end {
-            line.end = Some((end, ply, Some(numbered.clone())));
+        if let Some(end) = end
+            && !ended_before
+        {
+            line.end = Some((end, ply, Some(numbered.clone()), after));
         }
         // A move that mates or stalemates ends the game at once: nobody can
         // claim a draw after it.
-        if !has_moves {
+        if !has_moves || ended_before {
             return None;
         }
         Some((occurrences >= 3, after.halfmove_clock() >= 100))
+    }
+
+    fn record(&mut self, start: u32, len: usize, before: Position, mv: Option<Move>) {
+        if let Some(played) = self.played.as_deref_mut() {
+            played.push(PlayedMove {
+                span: (start, start + len as u32),
+                before,
+                mv,
+            });
+        }
     }
 
     /// Records the draw-claim chances after a main-line move.
@@ -720,7 +772,7 @@ impl GameChecker<'_> {
             return;
         }
         let Some(result) = result else { return };
-        if let Some((end, ply, _)) = &main.end
+        if let Some((end, ply, _, final_position)) = &main.end
             && end.result() != result
         {
             let message = format!(
@@ -734,7 +786,7 @@ impl GameChecker<'_> {
                 None,
                 None,
                 message,
-                Some(main.pos.fen()),
+                Some(final_position.fen()),
                 &[],
             );
         }

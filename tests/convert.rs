@@ -1,0 +1,210 @@
+//! End-to-end tests of `planilla convert`: the real binary on files in
+//! `corpora/`, compared with expected outputs in `corpora/convert/expected/`
+//! (`PLANILLA_BLESS=1` rewrites them after a deliberate change).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn planilla(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_planilla"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("the planilla binary runs")
+}
+
+fn planilla_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_planilla"))
+        .current_dir(root())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn golden(expected: &str, actual: &[u8]) {
+    let path = root().join("corpora/convert/expected").join(expected);
+    if std::env::var_os("PLANILLA_BLESS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let want = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(
+        want == actual,
+        "{} differs:\n--- expected\n{}\n--- actual\n{}",
+        path.display(),
+        String::from_utf8_lossy(&want),
+        String::from_utf8_lossy(actual)
+    );
+}
+
+/// Converts with one thread and with four; both must agree byte for byte.
+fn convert(args: &[&str]) -> Output {
+    let mut outs = Vec::new();
+    for j in ["-j1", "-j4"] {
+        let mut all = vec!["convert", j];
+        all.extend_from_slice(args);
+        outs.push(planilla(&all));
+    }
+    assert_eq!(
+        outs[0].stdout, outs[1].stdout,
+        "-j1 and -j4 differ for {args:?}"
+    );
+    assert_eq!(outs[0].status.code(), outs[1].status.code());
+    outs.swap_remove(0)
+}
+
+fn count_games(text: &[u8]) -> usize {
+    String::from_utf8_lossy(text).matches("[Event ").count()
+}
+
+#[test]
+fn spanish_windows_1252_to_english() {
+    let out = convert(&["corpora/check/spanish-1252.pgn"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty());
+    golden("spanish-1252.en.pgn", &out.stdout);
+    // Everything that is not a move is unchanged: the tags and comments
+    // decode to the same text, line structure (CRLF) included.
+    let input = std::fs::read(root().join("corpora/check/spanish-1252.pgn")).unwrap();
+    let (decoded, _, _) = encoding_rs::WINDOWS_1252.decode(&input);
+    let output = String::from_utf8(out.stdout).unwrap();
+    for line in decoded.lines().filter(|l| l.starts_with('[')) {
+        assert!(output.contains(line), "tag line lost: {line}");
+    }
+    assert_eq!(
+        decoded.matches("\r\n").count(),
+        output.matches("\r\n").count()
+    );
+}
+
+#[test]
+fn english_to_spanish_and_back_is_identity_on_canonical_input() {
+    let en = convert(&["corpora/check/spanish-1252.pgn"]).stdout;
+    let es = planilla_stdin(&["convert", "--to", "es"], &en);
+    assert_eq!(es.status.code(), Some(0));
+    golden("spanish-1252.es.pgn", &es.stdout);
+    let back = planilla_stdin(&["convert", "--to", "en"], &es.stdout);
+    assert_eq!(back.stdout, en);
+}
+
+#[test]
+fn every_target_language() {
+    for lang in ["en", "es", "it", "pt", "fr", "de", "nl", "figurine"] {
+        let out = convert(&["--to", lang, "corpora/check/notation.pgn"]);
+        assert_eq!(out.status.code(), Some(0), "{lang}");
+        golden(&format!("notation.{lang}.pgn"), &out.stdout);
+        // And back to English gives the English conversion.
+        let back = planilla_stdin(&["convert", "--from", lang, "--to", "en"], &out.stdout);
+        let english = convert(&["corpora/check/notation.pgn"]).stdout;
+        assert_eq!(
+            String::from_utf8_lossy(&back.stdout),
+            String::from_utf8_lossy(&english),
+            "{lang} back to en"
+        );
+    }
+}
+
+#[test]
+fn broken_games_are_written_and_reported() {
+    let out = convert(&["corpora/convert/broken-es.pgn"]);
+    assert_eq!(out.status.code(), Some(1));
+    golden("broken-es.en.pgn", &out.stdout);
+    let input = std::fs::read(root().join("corpora/convert/broken-es.pgn")).unwrap();
+    assert_eq!(
+        count_games(&out.stdout),
+        count_games(&input),
+        "games in = games out"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("corpora/convert/broken-es.pgn:4:"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("error[illegal-move] game 1, ply 7 (4. Dxf7+)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("error[ambiguous-move] game 3"), "{stderr}");
+    assert!(stderr.contains("2 could not be fully replayed"), "{stderr}");
+}
+
+#[test]
+fn unencodable_character_is_an_error_with_its_place() {
+    let out = planilla(&[
+        "convert",
+        "--output-encoding",
+        "latin-1",
+        "corpora/check/mixed-encoding.pgn",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("mixed-encoding.pgn:2:12: latin-1 cannot hold the character 'ř' (U+0159)"),
+        "{stderr}"
+    );
+    // Windows-1252 holds every character of the Spanish file: a byte-exact
+    // round trip of everything but the moves.
+    let out = convert(&[
+        "--output-encoding",
+        "windows-1252",
+        "--to",
+        "es",
+        "corpora/check/spanish-1252.pgn",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    golden("spanish-1252.es.cp1252.pgn", &out.stdout);
+}
+
+#[test]
+fn output_file_is_replaced_atomically() {
+    let dir = std::env::temp_dir().join(format!("planilla-convert-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("out.pgn");
+    std::fs::write(&target, b"old contents").unwrap();
+
+    // A failing run leaves the old file as it was and no temporary file.
+    let out = planilla(&[
+        "convert",
+        "--output-encoding",
+        "latin-1",
+        "-o",
+        target.to_str().unwrap(),
+        "corpora/check/mixed-encoding.pgn",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(&target).unwrap(), b"old contents");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "a temporary file was left behind"
+    );
+
+    // -o naming the input converts it in place, on purpose.
+    let input = dir.join("game.pgn");
+    std::fs::copy(root().join("corpora/check/spanish-1252.pgn"), &input).unwrap();
+    let out = planilla(&[
+        "convert",
+        "-o",
+        input.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    golden("spanish-1252.en.pgn", &std::fs::read(&input).unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
