@@ -974,6 +974,17 @@ static MOVE_BODY: [u8; 256] = {
     table
 };
 
+/// One bit per byte of `window`: set for `a`-`h`, `1`-`8` and `x` (a table look-up per
+/// byte and no branch; measured faster here than the same in plain integer arithmetic).
+#[inline(always)]
+fn move_body_mask(window: &[u8; 8]) -> u32 {
+    let mut mask = 0;
+    for (i, &b) in window.iter().enumerate() {
+        mask |= u32::from(MOVE_BODY[b as usize]) << i;
+    }
+    mask
+}
+
 /// The common move shapes (`e4`, `Nf3`, `exd5`, `Nbd7`, `Qh4xe1`, `e2e4`, with `+`, `#`
 /// or `++`) followed by an ASCII delimiter; anything else is left to [`san_len`], which
 /// accepts a superset with the same lengths. The body is measured without a loop: one
@@ -981,10 +992,7 @@ static MOVE_BODY: [u8; 256] = {
 #[inline(always)]
 fn san_fast(s: &[u8]) -> Option<usize> {
     let window: &[u8; 8] = s.first_chunk()?;
-    let mut mask = u32::from(window[0].is_ascii_uppercase());
-    for (i, &b) in window.iter().enumerate() {
-        mask |= u32::from(MOVE_BODY[b as usize]) << i;
-    }
+    let mask = move_body_mask(window) | u32::from(window[0].is_ascii_uppercase());
     let mut end = mask.trailing_ones() as usize;
     if end < 2 || end == 8 {
         return None;
@@ -1252,4 +1260,37 @@ pub(crate) fn unescape(value: Cow<'_, str>) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn move_body_mask_matches_a_byte_by_byte_check() {
+        let naive = |b: u8| matches!(b, b'a'..=b'h' | b'1'..=b'8' | b'x');
+        for position in 0..8 {
+            for byte in 0..=255u8 {
+                let mut window = *b"--------";
+                window[position] = byte;
+                let expected = u32::from(naive(byte)) << position;
+                assert_eq!(move_body_mask(&window), expected, "{byte:#x}@{position}");
+            }
+        }
+    }
+
+    proptest! {
+        /// The fast paths accept only what the full scanners accept, with the same length.
+        #[test]
+        fn fast_paths_agree_with_full_scanners(s in "[a-hx1-8NBRQKO+#=.() !?a-z0-9-]{0,12}") {
+            let bytes = s.as_bytes();
+            if let Some(len) = san_fast(bytes) {
+                prop_assert_eq!(san_len(bytes, Encoding::Auto), Some(len));
+            }
+            if let Some(len) = move_number_fast(bytes) {
+                prop_assert_eq!(digit_token(bytes, Encoding::Auto), (TokenKind::MoveNumber, len));
+            }
+        }
+    }
 }
