@@ -20,23 +20,37 @@ games). Every game where the verdicts differ must be listed in KNOWN_LEGALITY wi
 same three verdicts and the reason found when it was investigated; anything else fails.
 
 Part 2, game-end and draw conditions, on pgn-extract's regression inputs
-(CORPORA/pgn-extract/infiles/test-{checkmate,stalemate,fifty,seventyfive,repetition}.pgn):
-for each game and condition
-  - pgn-extract, run live with the test's option (when the installed version has it),
-    and its expected output from outfiles/ (both: which games it selects, and the first
-    move it marks with --markmatches);
-  - planilla: the ply of the finding that carries the condition. `check` reports a
-    condition only when something is wrong with it (a claim missed, a result that
-    contradicts it), so planilla also runs on two rewritten copies of the input (in a
-    temporary directory) whose Result tags and termination markers all say 1-0, or all
-    1/2-1/2: with 1-0 every fifty-move / threefold condition is a missed claim and every
-    automatic draw (stalemate, 75 moves, fivefold) a result-mismatch; with 1/2-1/2 every
-    final checkmate is a result-mismatch;
+(CORPORA/pgn-extract/infiles/test-{checkmate,stalemate,fifty,seventyfive,repetition}.pgn)
+and, for more coverage, every file of CORPORA/draws and CORPORA/real. Games are split the
+way planilla and pgn-extract split them (a game ends at its termination marker, or where a
+tag line follows movetext) and matched by index; the game counts must agree. For each game
+and condition:
+  - pgn-extract, run live with the condition's option when the installed version has it
+    (Debian's 19.04 has --fifty, --repetition, --checkmate, --stalemate; not --seventyfive
+    nor --repetition5), and, for the regression inputs, its expected outfile: which games
+    it selects, and the first move it marks with --markmatches;
+  - planilla: the ply of the finding that carries the condition;
   - python-chess, replaying the main line itself (an independent third opinion).
-The conditions compared are: fifty (halfmove clock reaches 100), seventyfive (reaches
-150 in a position that is not mate), threefold (a position occurs the 3rd time, FIDE
-identity with en passant only when capturable), fivefold, and the final position being
-checkmate / stalemate. Differences must be listed in KNOWN_DRAWS.
+Conditions: fifty (the half-move clock reaches 100), seventyfive (reaches 150 in a
+position that is not mate), threefold / fivefold (a position occurs the 3rd / 5th time,
+FIDE identity: en passant counts only when the capture is possible), dead (insufficient
+material, as python-chess decides it), and the final position being checkmate /
+stalemate. Differences must be listed in KNOWN_DRAWS.
+
+What `planilla check` exposes, and so why planilla also runs on rewritten copies:
+  - a fifty-move or threefold condition is reported (missed-*-claim, at its first chance,
+    later chances only counted) only if the game went on after it or ended other than
+    drawn: one first reached at the last move of a drawn game (a claim taken) or of a
+    game ending `*` leaves no trace;
+  - an automatic end (checkmate, stalemate, dead position, 75 moves, fivefold) shows only
+    as move-after-game-end (moves follow) or result-mismatch (the result disagrees): a
+    game correctly ending in it leaves no trace; and replay stops at the first end, so
+    nothing after it is seen;
+  - no per-game ply count is printed (only the total in the summary).
+So planilla also checks two copies of each input (in a temporary directory) whose Result
+tags and termination markers all say 1-0, or all 1/2-1/2: with 1-0 every fifty-move /
+threefold condition is a missed claim and every automatic draw a result-mismatch; with
+1/2-1/2 every final checkmate is a result-mismatch. "Final" = no move-after-game-end.
 
 Exit status 0 when every difference is a known one, 1 otherwise.
 """
@@ -341,6 +355,9 @@ def legality(args):
                     seen_known.add((name, g))
                     line += f" (known entry expects {k[0]})"
                 unexplained.append(line + "".join(f"\n      {d}" for d in details))
+        ill["ours-var"] = len({f["game"] for f in findings if f["variation"] != []
+                               and f["code"] in ("illegal-move", "ambiguous-move")})
+        ill["py-var"] = sum(1 for x in v_py if x[2])
         rows.append((name, counts, ill, diffs, count_note))
         totals["games"] += n_ours
         for k2, v2 in ill.items():
@@ -358,6 +375,11 @@ def legality(args):
     print(f"{'total':48} {totals['games']:>17} "
           f"{totals['ours']}/{totals['py']}/{totals['peer']:<5} "
           f"{totals['ours-variant']}/{totals['py-variant']}/{totals['peer-variant']:<4} {totals['diffs']:>4}")
+    mism = [r[0] for r in rows if len(set(r[1])) != 1]
+    print(f"game counts: {len(rows) - len(mism)} of {len(rows)} files read as the same number of games by the "
+          f"three tools" + (f"; differ in: {', '.join(mism)}" if mism else ""))
+    print(f"games with an illegal move inside a variation (not compared; the peer skips variations): "
+          f"planilla {totals['ours-var']}, python-chess {totals['py-var']}")
     stale = [(f, g) for f, g, _, _ in KNOWN_LEGALITY if (f, g) not in seen_known]
     stale += [("count", f) for f, _, _ in KNOWN_COUNTS if ("count", f) not in seen_known]
     return explained, unexplained, stale
@@ -376,6 +398,8 @@ CONDITIONS = {
     "fivefold": (["--repetition5", "--markmatches", "REPEAT5"], "REPEAT5", None),
     "checkmate": (["--checkmate"], None, "checkmate"),
     "stalemate": (["--stalemate"], None, "stalemate"),
+    # insufficient material (FIDE's dead position, as far as python-chess decides it)
+    "dead": (None, None, None),
 }
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 TOKEN = re.compile(
@@ -460,6 +484,8 @@ def python_chess_conditions(chunk):
             cond["threefold"] = ply
         if cond["fivefold"] is None and counts[key] >= 5:
             cond["fivefold"] = ply
+        if cond["dead"] is None and board.is_insufficient_material():
+            cond["dead"] = ply
     cond["checkmate"] = board.is_checkmate() or None
     cond["stalemate"] = board.is_stalemate() or None
     return cond, identity(game), game.errors
@@ -607,6 +633,10 @@ def draws(args, tmp):
     explained, unexplained, notes = [], [], []
     supported = {}
     for cond, (opts, _, outtest) in CONDITIONS.items():
+        if opts is None:
+            supported[cond] = False
+            notes.append(f"{cond}: pgn-extract has no option for it: planilla vs python-chess only")
+            continue
         probe = subprocess.run([pe, "-s", opts[0], "-o", os.devnull, os.path.join(infiles, "test-fifty.pgn")],
                                capture_output=True, text=True)
         supported[cond] = "Unrecognised" not in probe.stderr and probe.returncode == 0
@@ -628,7 +658,7 @@ def draws(args, tmp):
         results = [j.result() for j in jobs]
 
     short = {"fifty": "fifty", "seventyfive": "75-move", "threefold": "3-fold", "fivefold": "5-fold",
-             "checkmate": "mate", "stalemate": "stalemate"}
+             "checkmate": "mate", "stalemate": "stalemate", "dead": "dead"}
     print("games where the condition occurs, per tool (one number: all tools that have it agree;"
           " else planilla/pgn-extract/outfile/python-chess, - where a tool has no say)")
     print(f"{'file':42} {'games':>5} " + " ".join(f"{short[c]:>10}" for c in CONDITIONS) + "  diff")
