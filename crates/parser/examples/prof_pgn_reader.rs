@@ -4,11 +4,16 @@ use std::ops::ControlFlow;
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, SanPlus, Skip, Visitor};
 
 fn main() -> std::io::Result<()> {
-    let path = std::env::args().nth(1).expect("usage: prof_pgn_reader FILE");
+    let path = std::env::args()
+        .nth(1)
+        .expect("usage: prof_pgn_reader FILE");
     let mut reader = pgn_reader::Reader::new(std::fs::File::open(path)?);
     let mut visitor = EveryToken::default();
     reader.visit_all_games(&mut visitor)?;
-    println!("{} games, {} events, {}", visitor.games, visitor.events, visitor.bytes);
+    println!(
+        "{} games, {} events, {}",
+        visitor.games, visitor.events, visitor.bytes
+    );
     Ok(())
 }
 /// A visitor that takes every token pgn-reader offers and looks at its bytes.
@@ -79,4 +84,3 @@ impl Visitor for EveryToken {
         self.games += 1;
     }
 }
-

@@ -277,7 +277,7 @@ impl Game {
         info.utf8 = std::str::from_utf8(bytes).is_ok();
         let choice = self.encoding_choice;
         if choice != Encoding::Windows1252 && choice != Encoding::Latin1 {
-            info.replacement_chars = memchr::memmem::find(bytes, "\u{FFFD}".as_bytes()).is_some();
+            info.replacement_chars = find_replacement(bytes).is_some();
         }
         let mut pieces = PieceReport::default();
         if !info.utf8 || choice.single_byte() {
@@ -314,7 +314,7 @@ impl Game {
             _ => {}
         }
         if info.replacement_chars {
-            let at = memchr::memmem::find(bytes, "\u{FFFD}".as_bytes()).unwrap_or(0) as u32;
+            let at = find_replacement(bytes).unwrap_or(0) as u32;
             self.findings.push(Finding::new(
                 FindingKind::Encoding,
                 "text holds U+FFFD replacement characters",
@@ -322,6 +322,12 @@ impl Game {
             ));
         }
     }
+}
+
+/// The first U+FFFD (`EF BF BD`) in `bytes`. A search for the rare lead byte is cheaper
+/// than building a substring searcher for every game.
+fn find_replacement(bytes: &[u8]) -> Option<usize> {
+    memchr::memchr_iter(0xEF, bytes).find(|&at| bytes[at..].starts_with(&[0xEF, 0xBF, 0xBD]))
 }
 
 fn first_invalid_utf8(bytes: &[u8]) -> Range<u32> {

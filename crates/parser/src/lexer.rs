@@ -318,13 +318,16 @@ impl Lexer {
                     break Step::Boundary(line_start);
                 }
             }
-            self.has_content = true;
-            if !on_tag_line {
+            // In movetext (the common case) nothing about the game's phase changes.
+            if phase != Phase::Movetext && !on_tag_line {
+                self.has_content = true;
                 match kind {
                     TokenKind::Tag if phase == Phase::Empty => phase = Phase::Tags,
                     TokenKind::Tag | TokenKind::LineComment | TokenKind::Escape => {}
                     _ => phase = Phase::Movetext,
                 }
+            } else if !self.has_content {
+                self.has_content = true;
             }
             last_was_result = kind == TokenKind::Result;
             tokens.push(token(kind, pos, end));
