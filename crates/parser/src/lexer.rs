@@ -181,21 +181,19 @@ impl Lexer {
         let mut newlines_total = self.newlines;
         let step = loop {
             // Whitespace is not stored: it is the bytes between tokens.
-            let gap_start = pos;
-            let mut newlines = 0u32;
-            let mut last_newline = 0;
-            // Fast path: one space or line end between two tokens.
-            let single = match data.get(pos..pos + 2) {
-                Some(&[b' ' | b'\n', next]) => CLASS[next as usize] & SPACE == 0 && next < 0x80,
-                _ => false,
-            };
-            if single {
-                if data[pos] == b'\n' {
-                    newlines = 1;
-                    last_newline = pos;
-                }
+            let mut line_start = None;
+            let mut after_result_line = false;
+            // Fast path: one space between two tokens on a line.
+            if pos + 1 < limit
+                && data[pos] == b' '
+                && CLASS[data[pos + 1] as usize] & SPACE == 0
+                && data[pos + 1] < 0x80
+            {
                 pos += 1;
             } else {
+                let gap_start = pos;
+                let mut newlines = 0u32;
+                let mut last_newline = 0;
                 while pos < limit {
                     let b = data[pos];
                     if CLASS[b as usize] & SPACE != 0 {
@@ -213,27 +211,25 @@ impl Lexer {
                         break;
                     }
                 }
-            }
-            if pos >= limit {
-                if eof {
-                    newlines_total += u64::from(newlines);
-                    break Step::End;
+                if pos >= limit {
+                    if eof {
+                        newlines_total += u64::from(newlines);
+                        break Step::End;
+                    }
+                    pos = gap_start;
+                    break Step::Need;
                 }
-                pos = gap_start;
-                break Step::Need;
-            }
-            newlines_total += u64::from(newlines);
-            let mut line_start = None;
-            let mut after_result_line = false;
-            if newlines > 0 {
-                line_start = Some(last_newline + 1);
-                after_result_line = last_was_result;
-                on_tag_line = false;
-                if newlines > 1 && phase == Phase::Tags {
-                    self.blank_after_tags = true;
+                newlines_total += u64::from(newlines);
+                if newlines > 0 {
+                    line_start = Some(last_newline + 1);
+                    after_result_line = last_was_result;
+                    on_tag_line = false;
+                    if newlines > 1 && phase == Phase::Tags {
+                        self.blank_after_tags = true;
+                    }
+                } else if pos == 0 {
+                    line_start = Some(0);
                 }
-            } else if pos == 0 {
-                line_start = Some(0);
             }
             let first = data[pos];
 
