@@ -12,10 +12,11 @@
 //! 1. A line whose first non-blank character is `[` is a tag line. It starts a new game
 //!    when the current game already has movetext (anything but tags, whitespace, comments
 //!    and `%` escape lines), or when it follows a blank line inside a tag section and is
-//!    an `Event` tag or repeats a tag name already seen in that section. So each tag section is one game,
-//!    with or without movetext (broadcast exports write hundreds of tag-only sections
-//!    separated by blank lines), while a stray blank line inside one tag section (as
-//!    ChessBase writes) does not split it.
+//!    an `Event` tag or repeats a tag name already seen in that section. So each tag
+//!    section is one game, with or without movetext (broadcast exports write hundreds of
+//!    tag-only sections separated by blank lines, some without `Event`), while a stray
+//!    blank line inside one tag section (as ChessBase writes) does not split it. Whatever
+//!    follows a tag on its line (`<br>`) does not end the tag section.
 //! 2. A line whose first token is a move number or a move starts a new game without tags
 //!    when the last token of the previous non-blank line was a result (`1-0`, `0-1`,
 //!    `1/2-1/2`, `½-½`, `*`).
@@ -25,7 +26,11 @@
 //!
 //! Text before a game's first tag that is only whitespace, comments and escape lines
 //! belongs to that game; any other text between games (garbage after a result) belongs to
-//! the game before it. A byte order mark at the start of the file belongs to no game.
+//! the game before it. A byte order mark at the start of the file belongs to no game, and
+//! input that is only whitespace is no game.
+//!
+//! Game counts therefore equal the number of tag sections, plus games without tags.
+//! `scripts/check-corpora` checks this against an independent count.
 
 use std::io::{self, Read};
 

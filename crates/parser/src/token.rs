@@ -11,7 +11,8 @@ use std::ops::Range;
 pub enum TokenKind {
     /// A run of separators: ASCII whitespace and line ends, NO-BREAK SPACE and other
     /// Unicode spaces (in UTF-8 or as Windows-1252 byte `0xA0`), a byte order mark, and
-    /// commas (prose such as `1. e4, e5`).
+    /// commas (prose such as `1. e4, e5`). Not stored: [`crate::Game::tokens`] leaves these
+    /// runs as the gaps between tokens and [`crate::Game::all_tokens`] yields them.
     Whitespace,
     /// A tag pair `[Name "value"]`; see [`crate::Game::tags`] for its name and value spans.
     Tag,
