@@ -117,7 +117,17 @@ fn sarif_is_one_valid_log() {
     let run = &log["runs"][0];
     assert_eq!(run["tool"]["driver"]["name"], "planilla");
     let results = run["results"].as_array().unwrap();
-    assert_eq!(results.len(), 16 + 8);
+    let jsonl = planilla(&[
+        "check",
+        "--format",
+        "jsonl",
+        "corpora/check/notation.pgn",
+        "corpora/check/illegal.pgn",
+    ]);
+    let findings = String::from_utf8_lossy(&jsonl.stdout)
+        .matches("\"type\":\"finding\"")
+        .count();
+    assert_eq!(results.len(), findings);
     for r in results {
         let rule = r["ruleId"].as_str().unwrap();
         assert!(

@@ -85,10 +85,10 @@ KNOWN_LEGALITY = [
      "starting with '[' as a tag line, so it sees tags only and no movetext; planilla (with "
      "syntax-error findings) and pgn-reader drop the tokens glued to '<br' ('Nc6<br'), so "
      "2...Nc6 is lost and 3. e3 is read as Black's move at ply 4: illegal for both"),
-    ("edge/anastasian-lewis.pgn", 1, "ok|ok|illegal@82",
-     "41... Z0 is a null move: python-chess plays it as a pass; planilla reports it as a "
-     "non-standard-san note (not an error) and replays on with the other side to move; "
-     "shakmaty's San::Null never resolves to a legal move, so the peer stops there"),
+    ("edge/anastasian-lewis.pgn", 1, "illegal@82|ok|illegal@82",
+     "41... Z0 is a null move: python-chess plays it as a pass; planilla reports a null "
+     "move in the main line as an illegal move (in a variation it is only a note), and "
+     "shakmaty's San::Null never resolves to a legal move, so the peer stops there too"),
     ("edge/uci-moves.pgn", 1, "ok|ok|illegal@1",
      "the movetext is UCI long algebraic (g1f3 c7c5 ...): planilla resolves it with "
      "non-standard-san notes and python-chess's parse_san accepts UCI; shakmaty parses "

@@ -15,38 +15,91 @@ use crate::san::{Lang, San};
 /// The outcome of language detection for one line of moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Detection {
-    /// One reading fits best. `complete` is false when even this reading
-    /// stops at an illegal move (it is the reading that got furthest).
-    Lang {
-        /// The chosen language.
-        lang: Lang,
-        /// Whether every move replayed legally in it.
-        complete: bool,
-    },
+    /// One reading fits best: the only one the letters allow, the one that
+    /// replays every move legally, or (when none does) the one that replays
+    /// furthest.
+    Lang(Lang),
     /// Two or more languages replay every move legally with different moves.
     Ambiguous(Vec<Lang>),
 }
 
-/// Languages whose piece letters can spell every move (by `San::parse`).
+/// Whether a token is castling or a null move: no piece letters in it.
+fn letterless(m: &[u8]) -> bool {
+    matches!(m, b"--" | b"Z0" | b"0000" | b"@@@@")
+        || m.iter().all(|&b| {
+            matches!(
+                b,
+                b'O' | b'o' | b'0' | b'-' | b'+' | b'#' | b'!' | b'?' | 0xe2 | 0x80 | 0x93
+            )
+        })
+}
+
+/// The capital letters used as piece letters (bit `c - b'A'`), and whether
+/// figurines are used.
+fn letters_used(moves: &[&[u8]]) -> (u32, bool) {
+    let mut used = 0u32;
+    let mut figurines = false;
+    for m in moves {
+        if letterless(m) {
+            continue;
+        }
+        for (i, &b) in m.iter().enumerate() {
+            if b.is_ascii_uppercase() {
+                used |= 1 << (b - b'A');
+            } else if b == 0xe2 && m.get(i + 1) == Some(&0x99) {
+                figurines = true;
+            }
+        }
+    }
+    (used, figurines)
+}
+
+/// The letters a language names pieces with, as a mask like [`letters_used`].
+fn letter_mask(lang: Lang) -> u32 {
+    (b'A'..=b'Z')
+        .filter(|&c| lang.has_letter(c))
+        .fold(0, |m, c| m | 1 << (c - b'A'))
+}
+
+/// Languages whose letters can spell every move, one per distinct reading:
+/// two languages that give every used letter the same piece read the game
+/// identically, so only the first (in [`Lang::ALL`] order) is kept.
 /// Figurines read the same in every language; a game that uses them is a
-/// figurine game, so that language is tried first.
+/// figurine game, so that language comes first.
 fn letter_candidates(moves: &[&[u8]]) -> Vec<Lang> {
-    let figurines = moves
-        .iter()
-        .any(|m| m.windows(2).any(|w| w == [0xe2, 0x99]));
+    let (used, figurines) = letters_used(moves);
     let mut order = Lang::ALL;
     if figurines {
         order.rotate_right(1);
     }
-    order
-        .into_iter()
-        .filter(|&lang| {
-            moves.iter().all(|m| {
-                // A token no language reads (a typo, garbage) rules out none.
-                San::parse(m, lang).is_ok() || Lang::ALL.iter().all(|&l| San::parse(m, l).is_err())
+    let mut out: Vec<Lang> = Vec::new();
+    for lang in order {
+        if used & !letter_mask(lang) != 0 {
+            continue;
+        }
+        let same_reading = |other: &Lang| {
+            (b'A'..=b'Z')
+                .filter(|&c| used & (1 << (c - b'A')) != 0)
+                .all(|c| lang.role_of_letter(c) == other.role_of_letter(c))
+        };
+        if !out.iter().any(same_reading) {
+            out.push(lang);
+        }
+    }
+    if out.is_empty() {
+        // A letter no language knows (a typo, garbage): let the replay decide
+        // among the languages that read every other token.
+        out = order
+            .into_iter()
+            .filter(|&lang| {
+                moves.iter().all(|m| {
+                    San::parse(m, lang).is_ok()
+                        || Lang::ALL.iter().all(|&l| San::parse(m, l).is_err())
+                })
             })
-        })
-        .collect()
+            .collect();
+    }
+    out
 }
 
 /// Replays `moves` in `lang` from `start`; returns the moves played and
@@ -77,21 +130,13 @@ fn replay(start: &Position, moves: &[&[u8]], lang: Lang, out: &mut Vec<Move>) ->
     true
 }
 
-/// Decides the language of a line of SAN tokens played from `start`.
+/// Decides the language of a line of SAN tokens played from `start`. Only
+/// when the letters allow two different readings are the moves replayed.
 pub fn detect(start: &Position, moves: &[&[u8]]) -> Detection {
     let candidates = letter_candidates(moves);
     match candidates.as_slice() {
-        [] => Detection::Lang {
-            lang: Lang::En,
-            complete: false,
-        },
-        [only] => {
-            let complete = replay(start, moves, *only, &mut Vec::new());
-            Detection::Lang {
-                lang: *only,
-                complete,
-            }
-        }
+        [] => Detection::Lang(Lang::En),
+        [only] => Detection::Lang(*only),
         _ => {
             let mut best: Option<(Lang, usize)> = None;
             let mut complete: Vec<(Lang, Vec<Move>)> = Vec::new();
@@ -106,14 +151,8 @@ pub fn detect(start: &Position, moves: &[&[u8]]) -> Detection {
                 }
             }
             match complete.len() {
-                0 => Detection::Lang {
-                    lang: best.map_or(Lang::En, |(l, _)| l),
-                    complete: false,
-                },
-                1 => Detection::Lang {
-                    lang: complete[0].0,
-                    complete: true,
-                },
+                0 => Detection::Lang(best.map_or(candidates[0], |(l, _)| l)),
+                1 => Detection::Lang(complete[0].0),
                 _ => Detection::Ambiguous(complete.into_iter().map(|(l, _)| l).collect()),
             }
         }
@@ -131,65 +170,17 @@ mod tests {
 
     #[test]
     fn decides_by_letters_and_by_replay() {
-        assert_eq!(
-            detect_str("e4 e5 Nf3 Nc6 Bb5"),
-            Detection::Lang {
-                lang: Lang::En,
-                complete: true
-            }
-        );
-        assert_eq!(
-            detect_str("e4 e5 Cf3 Cc6 Ab5"),
-            Detection::Lang {
-                lang: Lang::Es,
-                complete: true
-            }
-        );
-        assert_eq!(
-            detect_str("e4 e5 Sf3 Sc6 Lb5"),
-            Detection::Lang {
-                lang: Lang::De,
-                complete: true
-            }
-        );
-        assert_eq!(
-            detect_str("e4 e5 Cf3 Cc6 Fb5"),
-            Detection::Lang {
-                lang: Lang::Fr,
-                complete: true
-            }
-        );
+        assert_eq!(detect_str("e4 e5 Nf3 Nc6 Bb5"), Detection::Lang(Lang::En));
+        assert_eq!(detect_str("e4 e5 Cf3 Cc6 Ab5"), Detection::Lang(Lang::Es));
+        assert_eq!(detect_str("e4 e5 Sf3 Sc6 Lb5"), Detection::Lang(Lang::De));
+        assert_eq!(detect_str("e4 e5 Cf3 Cc6 Fb5"), Detection::Lang(Lang::Fr));
         // Pawn moves only: every reading names the same moves.
-        assert_eq!(
-            detect_str("e4 e5 d4"),
-            Detection::Lang {
-                lang: Lang::En,
-                complete: true
-            }
-        );
+        assert_eq!(detect_str("e4 e5 d4"), Detection::Lang(Lang::En));
         // "Re2" is a king move in Spanish, illegal as an English rook move.
-        assert_eq!(
-            detect_str("e4 e5 Re2"),
-            Detection::Lang {
-                lang: Lang::Es,
-                complete: true
-            }
-        );
+        assert_eq!(detect_str("e4 e5 Re2"), Detection::Lang(Lang::Es));
         // Spanish and Italian share every letter: the same moves, Spanish first.
-        assert_eq!(
-            detect_str("d4 d5 Dd3"),
-            Detection::Lang {
-                lang: Lang::Es,
-                complete: true
-            }
-        );
-        assert_eq!(
-            detect_str("♘f3 ♘f6"),
-            Detection::Lang {
-                lang: Lang::Figurine,
-                complete: true
-            }
-        );
+        assert_eq!(detect_str("d4 d5 Dd3"), Detection::Lang(Lang::Es));
+        assert_eq!(detect_str("♘f3 ♘f6"), Detection::Lang(Lang::Figurine));
     }
 
     #[test]

@@ -444,6 +444,33 @@ trait MoveSink {
     fn pawns(&mut self, board: &Board, delta: i32, targets: Bitboard);
     /// One special move (en passant, castling).
     fn one(&mut self, m: Move);
+    /// Whether generation can stop (the sink has what it needs).
+    #[inline]
+    fn done(&self) -> bool {
+        false
+    }
+}
+
+/// Stops at the first legal move.
+struct AnyMove(bool);
+
+impl MoveSink for AnyMove {
+    #[inline]
+    fn piece(&mut self, _: &Board, _: Role, _: Square, targets: Bitboard) {
+        self.0 |= targets.any();
+    }
+    #[inline]
+    fn pawns(&mut self, _: &Board, _: i32, targets: Bitboard) {
+        self.0 |= targets.any();
+    }
+    #[inline]
+    fn one(&mut self, _: Move) {
+        self.0 = true;
+    }
+    #[inline]
+    fn done(&self) -> bool {
+        self.0
+    }
 }
 
 struct Counter(u64);
@@ -674,9 +701,12 @@ impl Position {
         c.0
     }
 
-    /// Whether the side to move has at least one legal move.
+    /// Whether the side to move has at least one legal move (stops at the
+    /// first one found).
     pub fn has_legal_moves(&self) -> bool {
-        self.count_legal() > 0
+        let mut any = AnyMove(false);
+        self.generate(Bitboard::FULL, Bitboard::FULL, true, &mut any);
+        any.0
     }
 
     fn generate<S: MoveSink>(
@@ -694,7 +724,7 @@ impl Position {
         if from_mask.contains(king) {
             self.gen_king(king, to_mask, sink);
         }
-        if checkers.more_than_one() {
+        if checkers.more_than_one() || sink.done() {
             return;
         }
         let target = match checkers.first() {
@@ -705,8 +735,18 @@ impl Position {
         let occ = board.occupied();
 
         let pieces = us & from_mask;
+        let pawns = pieces & board.by_role(Role::Pawn);
+        if pawns.any() {
+            self.gen_pawns(pawns, pinned, target, king, sink);
+            if sink.done() {
+                return;
+            }
+        }
         for from in pieces & (board.by_role(Role::Knight) - pinned) {
             sink.piece(board, Role::Knight, from, knight_attacks(from) & target);
+        }
+        if sink.done() {
+            return;
         }
         for from in pieces & board.bishops_and_queens() {
             let role = if board.by_role(Role::Queen).contains(from) {
@@ -737,9 +777,7 @@ impl Position {
             sink.piece(board, Role::Rook, from, t);
         }
 
-        let pawns = pieces & board.by_role(Role::Pawn);
         if pawns.any() {
-            self.gen_pawns(pawns, pinned, target, king, sink);
             if let Some(ep) = self.ep_square
                 && to_mask.contains(ep)
             {

@@ -793,10 +793,6 @@ impl San {
     /// (which this SAN resolved to in `before`); `after` is the position
     /// after it, used for the check mark.
     pub fn notation(&self, before: &Position, m: &Move, after: &Position) -> Notation {
-        let mut notation = Notation {
-            forms: self.forms,
-            ..Notation::default()
-        };
         let actual = if after.is_check() {
             if after.has_legal_moves() {
                 Some(Suffix::Check)
@@ -805,6 +801,16 @@ impl San {
             }
         } else {
             None
+        };
+        self.notation_given(before, m, actual)
+    }
+
+    /// Like [`San::notation`], given the check mark the move deserves
+    /// (`Some(Check)`, `Some(Mate)` or `None`) when the caller knows it.
+    pub fn notation_given(&self, before: &Position, m: &Move, actual: Option<Suffix>) -> Notation {
+        let mut notation = Notation {
+            forms: self.forms,
+            ..Notation::default()
         };
         notation.check = match (self.suffix, actual) {
             (None, None)

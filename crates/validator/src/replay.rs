@@ -4,7 +4,8 @@ use crate::finding::{Code, Finding};
 use crate::rules::Rules;
 use planilla_core::detect::{Detection, detect};
 use planilla_core::san::{
-    CaptureMark, CheckMark, Disambiguation, Forms, Lang, San, SanError, SanKind, SanPlus, Suffix,
+    CaptureMark, CheckMark, Disambiguation, Forms, Lang, Notation, San, SanError, SanKind, SanPlus,
+    Suffix,
 };
 use planilla_core::{Color, Move, MoveList, Position, Square, Validation};
 use planilla_parser::{FindingKind, Game, Token, TokenKind};
@@ -96,11 +97,22 @@ struct Line {
     state: State,
     /// How, at which ply, after which move and in which position the game
     /// ended on the board in this line.
-    end: Option<(End, u32, Option<String>, Position)>,
+    end: Option<(End, u32, String, Position)>,
     /// Whether this line's end has been reported for a later move.
     end_reported: bool,
     /// A variation skipped because its start position is unknown.
     skipped: bool,
+}
+
+/// A written move, for findings about it.
+struct Site {
+    /// First byte of the move in the game.
+    at: usize,
+    /// Its length in bytes (an en-passant mark after it included).
+    len: usize,
+    ply: u32,
+    before: Position,
+    path: Vec<u32>,
 }
 
 /// The first draw-claim chance of a rule on the main line.
@@ -320,7 +332,7 @@ impl GameChecker<'_> {
             return Lang::En;
         }
         match detect(start, &moves) {
-            Detection::Lang { lang, .. } => lang,
+            Detection::Lang(lang) => lang,
             Detection::Ambiguous(langs) => {
                 let names: Vec<&str> = langs.iter().map(|l| l.name()).collect();
                 let first = game
@@ -361,6 +373,21 @@ impl GameChecker<'_> {
         let rules = self.config.rules;
         let mut lines: Vec<Line> =
             vec![self.new_line(start, 0, Vec::new(), vec![rules.key(&start)])];
+        // A FEN may set up a position in which the game is already over.
+        let start_end = if !start.has_legal_moves() {
+            Some(if start.is_check() {
+                End::Checkmate(start.turn().other())
+            } else {
+                End::Stalemate
+            })
+        } else if start.is_insufficient_material() {
+            Some(End::DeadPosition)
+        } else {
+            None
+        };
+        if let Some(end) = start_end {
+            lines[0].end = Some((end, 0, String::new(), start));
+        }
         // The main line's end state and claims.
         let mut threefold: Option<Chance> = None;
         let mut fifty: Option<Chance> = None;
@@ -457,71 +484,78 @@ impl GameChecker<'_> {
         self.finish_main_line(main, last_main_ply, result_marker, threefold, fifty);
     }
 
+    /// The move number and the move as written (`12... Nxe5`, `Nxe5`), built
+    /// only when a finding is reported.
+    fn describe(&self, site: &Site) -> (String, String) {
+        let written = self.game.decode(site.at..site.at + site.len);
+        let written = written.trim_end().to_string();
+        let dots = if site.before.turn() == Color::White {
+            "."
+        } else {
+            "..."
+        };
+        (
+            format!("{}{dots} {written}", site.before.fullmoves()),
+            written,
+        )
+    }
+
+    /// Reports a finding about the move at `site`.
+    fn push_at(&mut self, code: Code, site: &Site, message: String) {
+        let (numbered, written) = self.describe(site);
+        self.push(
+            code,
+            site.at,
+            Some(site.ply),
+            Some((&numbered, &written)),
+            message,
+            Some(site.before.fen()),
+            &site.path,
+        );
+    }
+
     /// Plays one written move on `line`. Returns the draw-claim conditions
     /// after it (threefold, fifty) when the move was played.
     fn play_move(&mut self, line: &mut Line, token: Token, text: &[u8]) -> Option<(bool, bool)> {
-        let game = self.game;
         let before = line.pos;
-        let ply = line.ply + 1;
-        let written = game
-            .decode(token.start as usize..token.start as usize + text.len())
-            .into_owned();
-        let written = written
-            .trim_end_matches(|c: char| c.is_whitespace())
-            .to_string();
-        let numbered = format!(
-            "{}{} {}",
-            before.fullmoves(),
-            if before.turn() == Color::White {
-                "."
-            } else {
-                "..."
-            },
-            written
-        );
-        let at = token.start as usize;
-        let path = line.path.clone();
+        let site = Site {
+            at: token.start as usize,
+            len: text.len(),
+            ply: line.ply + 1,
+            before,
+            path: line.path.clone(),
+        };
 
         let san = match San::parse(text, self.lang) {
             Ok(san) => san,
             Err(e) => {
+                let (_, written) = self.describe(&site);
                 let message = format!(
                     "'{written}' is not a move in {} notation: {e}",
                     self.lang.name()
                 );
-                self.push(
-                    Code::IllegalMove,
-                    at,
-                    Some(ply),
-                    Some((&numbered, &written)),
-                    message,
-                    Some(before.fen()),
-                    &path,
-                );
+                self.push_at(Code::IllegalMove, &site, message);
                 line.state = State::Stopped { at_last_move: true };
                 return None;
             }
         };
 
         if let Some((end, end_ply, end_move, _)) = &line.end {
+            let end = *end;
             if !line.end_reported {
                 line.end_reported = true;
-                let after_move = end_move
-                    .as_deref()
-                    .map_or(String::new(), |m| format!(" after {m}"));
-                let message = format!(
-                    "the game had already ended{after_move} by {} (ply {end_ply}): no move may follow",
-                    end.describe()
-                );
-                self.push(
-                    Code::MoveAfterGameEnd,
-                    at,
-                    Some(ply),
-                    Some((&numbered, &written)),
-                    message,
-                    Some(before.fen()),
-                    &path,
-                );
+                let message = if *end_ply == 0 {
+                    format!(
+                        "the game had already ended in its starting position by {}: no move may follow",
+                        end.describe()
+                    )
+                } else {
+                    format!(
+                        "the game had already ended after {end_move} by {} (ply {end_ply}): no move may follow",
+                        end.describe()
+                    )
+                };
+                self.push_at(Code::MoveAfterGameEnd, &site, message);
             }
             // After mate or stalemate no move exists. After a dead position,
             // fivefold repetition or 75 moves the recorded moves are still
@@ -536,33 +570,31 @@ impl GameChecker<'_> {
 
         if san.is_null() {
             if before.is_check() {
-                let message = "a null move while in check".to_string();
-                self.push(
+                self.push_at(
                     Code::IllegalMove,
-                    at,
-                    Some(ply),
-                    Some((&numbered, &written)),
-                    message,
-                    Some(before.fen()),
-                    &path,
+                    &site,
+                    "a null move while in check".to_string(),
                 );
                 line.state = State::Stopped { at_last_move: true };
                 return None;
             }
-            self.push(
-                Code::NonStandardSan,
-                at,
-                Some(ply),
-                Some((&numbered, &written)),
-                "a null move (the side passes): not a move of chess".to_string(),
-                Some(before.fen()),
-                &path,
-            );
+            // A pass is an analysis idiom in variations; in the game itself
+            // it is not a move of chess.
+            if site.path.is_empty() {
+                let message =
+                    "a null move (the side passes) is not a legal move in the game".to_string();
+                self.push_at(Code::IllegalMove, &site, message);
+                line.state = State::Stopped { at_last_move: true };
+                return None;
+            }
+            let message =
+                "a null move (the side passes) in analysis: not a move of chess".to_string();
+            self.push_at(Code::NonStandardSan, &site, message);
             line.prev = Some(before);
             line.prev_history = Some(line.history.len());
             self.record(token.start, text.len(), before, None);
             line.pos.play_null();
-            line.ply = ply;
+            line.ply = site.ply;
             line.history.clear();
             line.history.push(self.config.rules.key(&line.pos));
             self.plies += 1;
@@ -572,16 +604,8 @@ impl GameChecker<'_> {
         let m = match san.resolve_with(&before, &mut self.list) {
             Ok(m) => m,
             Err(e) => {
-                let (code, message) = self.explain(&before, &san, &written, e);
-                self.push(
-                    code,
-                    at,
-                    Some(ply),
-                    Some((&numbered, &written)),
-                    message,
-                    Some(before.fen()),
-                    &path,
-                );
+                let (code, message) = self.explain(&site, &san, e);
+                self.push_at(code, &site, message);
                 line.state = State::Stopped { at_last_move: true };
                 return None;
             }
@@ -591,9 +615,15 @@ impl GameChecker<'_> {
         let after = before.play(&m);
         let gives_check = after.is_check();
         let has_moves = after.has_legal_moves();
-        self.notation_findings(
-            &san, &before, &m, &after, at, ply, &numbered, &written, &path,
-        );
+        let deserved = match (gives_check, has_moves) {
+            (true, true) => Some(Suffix::Check),
+            (true, false) => Some(Suffix::Mate),
+            _ => None,
+        };
+        let notation = san.notation_given(&before, &m, deserved);
+        if !notation.is_canonical() {
+            self.notation_findings(&san, &notation, &m, &site);
+        }
 
         // Book-keeping for repetition: positions before an irreversible move never recur.
         let rules = self.config.rules;
@@ -608,7 +638,7 @@ impl GameChecker<'_> {
         let occurrences = line.history.iter().filter(|&&k| k == key).count() + 1;
         line.history.push(key);
         line.pos = after;
-        line.ply = ply;
+        line.ply = site.ply;
         self.plies += 1;
 
         let end = if !has_moves {
@@ -629,7 +659,8 @@ impl GameChecker<'_> {
         if let Some(end) = end
             && !ended_before
         {
-            line.end = Some((end, ply, Some(numbered.clone()), after));
+            let (numbered, _) = self.describe(&site);
+            line.end = Some((end, site.ply, numbered, after));
         }
         // A move that mates or stalemates ends the game at once: nobody can
         // claim a draw after it.
@@ -794,18 +825,14 @@ impl GameChecker<'_> {
 
     /// The finding for a move that does not resolve, with candidates and a
     /// likely intended move where one is obvious.
-    fn explain(
-        &mut self,
-        pos: &Position,
-        san: &San,
-        written: &str,
-        error: SanError,
-    ) -> (Code, String) {
+    fn explain(&mut self, site: &Site, san: &San, error: SanError) -> (Code, String) {
+        let pos = &site.before;
         let lang = self.lang;
         let san_of = |m: &Move| SanPlus::from_move(pos, m).to_string_in(lang);
         match error {
             SanError::Ambiguous(candidates) => {
                 let list: Vec<String> = candidates.iter().map(san_of).collect();
+                let (_, written) = self.describe(site);
                 (
                     Code::AmbiguousMove,
                     format!(
@@ -846,23 +873,8 @@ impl GameChecker<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn notation_findings(
-        &mut self,
-        san: &San,
-        before: &Position,
-        m: &Move,
-        after: &Position,
-        at: usize,
-        ply: u32,
-        numbered: &str,
-        written: &str,
-        path: &[u32],
-    ) {
-        let notation = san.notation(before, m, after);
-        if notation.is_canonical() {
-            return;
-        }
+    fn notation_findings(&mut self, san: &San, notation: &Notation, m: &Move, site: &Site) {
+        let before = &site.before;
         let spanish = self.lang == Lang::Es;
         let canonical = SanPlus::from_move(before, m).to_string_in(self.lang);
         let mut found: Vec<(Code, String)> = Vec::new();
@@ -953,17 +965,8 @@ impl GameChecker<'_> {
         if found.is_empty() {
             return;
         }
-        let fen = before.fen();
         for (code, message) in found {
-            self.push(
-                code,
-                at,
-                Some(ply),
-                Some((numbered, written)),
-                message,
-                Some(fen.clone()),
-                path,
-            );
+            self.push_at(code, site, message);
         }
     }
 }
