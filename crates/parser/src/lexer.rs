@@ -34,6 +34,18 @@ pub(crate) struct Sink<'a> {
     pub findings: &'a mut Vec<Finding>,
 }
 
+/// How much of the data a run may tokenize.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Input {
+    /// More data may follow: only complete lines.
+    More,
+    /// The input has ended: everything.
+    End,
+    /// Everything, though more may follow (a line too long to hold, in a game being
+    /// skipped; its tokens are thrown away).
+    Partial,
+}
+
 /// What a run of the lexer found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Step {
@@ -62,6 +74,8 @@ pub(crate) struct Lexer {
     pub(crate) pos: usize,
     /// Inside a comment that starts at `pos`: the search goes on from this line start.
     comment_from: Option<usize>,
+    /// The search position of an open comment is a line start (to be checked for a tag).
+    comment_from_line_start: bool,
     depth: u32,
     outermost_open: usize,
     depth_reported: bool,
@@ -80,6 +94,8 @@ pub(crate) struct Lexer {
     pub(crate) tags_end: usize,
     /// Newlines passed so far in this game.
     pub(crate) newlines: u64,
+    /// No line end lies between `pos` and this offset.
+    no_newline_until: usize,
     pub(crate) max_tags_end: usize,
 }
 
@@ -89,6 +105,7 @@ impl Lexer {
             config,
             pos: 0,
             comment_from: None,
+            comment_from_line_start: false,
             depth: 0,
             outermost_open: 0,
             depth_reported: false,
@@ -101,6 +118,7 @@ impl Lexer {
             tag_name: 0,
             tags_end: 0,
             newlines: 0,
+            no_newline_until: 0,
             max_tags_end: usize::MAX,
         }
     }
@@ -117,6 +135,7 @@ impl Lexer {
     /// Forgets the first `n` bytes of the game (skipped as part of an oversized game).
     pub(crate) fn shift(&mut self, n: usize) {
         self.pos = self.pos.saturating_sub(n);
+        self.no_newline_until = self.no_newline_until.saturating_sub(n);
         self.comment_from = self.comment_from.map(|from| from - n);
         self.outermost_open = self.outermost_open.saturating_sub(n);
         self.tags_end = self.tags_end.saturating_sub(n);
@@ -154,13 +173,26 @@ impl Lexer {
     /// Tokenizes `data` (the game's bytes so far) from where the last run stopped. Only
     /// complete lines are tokenized unless `eof`. With `split`, stops at the start of the
     /// next game.
-    pub(crate) fn run(&mut self, data: &[u8], eof: bool, split: bool, sink: &mut Sink<'_>) -> Step {
-        let limit = if eof {
+    pub(crate) fn run(
+        &mut self,
+        data: &[u8],
+        mode: Input,
+        split: bool,
+        sink: &mut Sink<'_>,
+    ) -> Step {
+        let eof = mode == Input::End;
+        let limit = if eof || mode == Input::Partial {
             data.len()
         } else {
-            match memchr::memrchr(b'\n', &data[self.pos..]) {
-                Some(i) => self.pos + i + 1,
-                None => return Step::Need,
+            // Bytes before `no_newline_until` are known to hold no line end: a line longer
+            // than many reads is not searched again and again.
+            let from = self.pos.max(self.no_newline_until);
+            match memchr::memrchr(b'\n', &data[from..]) {
+                Some(i) => from + i + 1,
+                None => {
+                    self.no_newline_until = data.len();
+                    return Step::Need;
+                }
             }
         };
         if let Some(from) = self.comment_from {
@@ -365,7 +397,7 @@ impl Lexer {
     ) -> Option<Step> {
         let mut at = from;
         // A resumed search starts at a line start, which must be looked at first.
-        let mut check_line = from != start + 1;
+        let mut check_line = from != start + 1 && self.comment_from_line_start;
         loop {
             if check_line {
                 if at >= limit {
@@ -373,6 +405,7 @@ impl Lexer {
                         break;
                     }
                     self.comment_from = Some(at);
+                    self.comment_from_line_start = true;
                     return Some(Step::Need);
                 }
                 if split {
@@ -405,6 +438,7 @@ impl Lexer {
                 None if eof => break,
                 None => {
                     self.comment_from = Some(limit);
+                    self.comment_from_line_start = limit > 0 && data[limit - 1] == b'\n';
                     return Some(Step::Need);
                 }
             }
@@ -526,7 +560,7 @@ pub(crate) fn tokenize(bytes: &[u8], config: LexConfig, sink: &mut Sink<'_>) {
     sink.tokens.clear();
     sink.tags.clear();
     let mut lexer = Lexer::new(config);
-    let step = lexer.run(bytes, true, false, sink);
+    let step = lexer.run(bytes, Input::End, false, sink);
     debug_assert_eq!(step, Step::End);
     lexer.finish(sink);
 }

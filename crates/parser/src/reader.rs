@@ -37,10 +37,14 @@ use std::io::{self, Read};
 use crate::encoding::Encoding;
 use crate::finding::{Finding, FindingKind};
 use crate::game::{DEFAULT_MAX_VARIATION_DEPTH, Game};
-use crate::lexer::{LexConfig, Lexer, Sink, Step};
+use crate::lexer::{Input, LexConfig, Lexer, Sink, Step};
 
 /// The default size of one read from the underlying reader.
 pub const DEFAULT_BUFFER_SIZE: usize = 64 * 1024;
+
+/// A line longer than this, in a game over the size limit, is tokenized in pieces so
+/// that memory stays bounded.
+const LONG_LINE: usize = 1 << 20;
 
 /// The default limit on the size of one game.
 pub const DEFAULT_MAX_GAME_SIZE: usize = 16 * 1024 * 1024;
@@ -216,7 +220,15 @@ impl<R: Read> Reader<R> {
                 tags: &mut game.tags,
                 findings: &mut game.findings,
             };
-            match self.lexer.run(data, self.eof, true, &mut sink) {
+            // Only in a game being skipped, a line too long to hold is taken in pieces.
+            let mode = if self.eof {
+                Input::End
+            } else if self.skipping && data.len() - self.lexer.pos > LONG_LINE {
+                Input::Partial
+            } else {
+                Input::More
+            };
+            match self.lexer.run(data, mode, true, &mut sink) {
                 Step::Boundary(at) => {
                     self.finish(game, at, offset);
                     return Ok(true);

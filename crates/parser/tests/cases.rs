@@ -271,3 +271,15 @@ fn reader_over_a_file_like_source() {
     assert_eq!(reader.games_read(), 1);
     assert_eq!(reader.encoding_summary().verdict(), "ascii");
 }
+
+#[test]
+fn huge_line_in_an_oversized_game_is_skipped_in_pieces() {
+    let mut input = b"[Event \"huge\"]\n\n1. e4 {".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 3 << 20));
+    input.extend_from_slice(b"} e5 *\n\n[Event \"next\"]\n\n1. d4 *\n");
+    let games = read_all(&input, ReaderBuilder::new().max_game_size(1000));
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].bytes(), b"[Event \"huge\"]\n");
+    assert_eq!(games[0].findings()[0].kind, FindingKind::GameTooLarge);
+    assert_eq!(games[1].tag("Event").as_deref(), Some("next"));
+}
