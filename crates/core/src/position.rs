@@ -494,8 +494,13 @@ impl MoveSink for Counter {
 impl MoveSink for MoveList {
     #[inline]
     fn piece(&mut self, board: &Board, role: Role, from: Square, targets: Bitboard) {
-        for to in targets {
+        // Only captures need to know what stands on the target.
+        let occupied = board.occupied();
+        for to in targets & occupied {
             self.push(Move::normal(role, from, board.role_at(to), to, None));
+        }
+        for to in targets - occupied {
+            self.push(Move::normal(role, from, None, to, None));
         }
     }
     #[inline]
@@ -777,21 +782,54 @@ impl Position {
             sink.piece(board, Role::Rook, from, t);
         }
 
-        if pawns.any() {
-            if let Some(ep) = self.ep_square
-                && to_mask.contains(ep)
-            {
-                self.gen_en_passant_from(ep, pawns, checkers, sink);
-            }
+        if pawns.any()
+            && let Some(ep) = self.ep_square
+            && to_mask.contains(ep)
+        {
+            self.gen_en_passant_from(ep, pawns, checkers, sink);
         }
 
         if castles && checkers.is_empty() && from_mask.contains(king) {
-            for side in CastlingSide::ALL {
-                if let Some(m) = self.castle_if_legal(side) {
+            let color = self.turn;
+            for rook in self.castling_rights & Bitboard::from_rank(color.back_rank()) {
+                let side = if rook.file() > king.file() {
+                    CastlingSide::KingSide
+                } else {
+                    CastlingSide::QueenSide
+                };
+                if let Some(m) = self.castle_unchecked_by_check(king, rook, side) {
                     sink.one(m);
                 }
             }
         }
+    }
+
+    /// Castling with `rook` on `side`, when the king is known not to be in
+    /// check: the cheap test (path empty) first, attacked squares last.
+    #[inline]
+    fn castle_unchecked_by_check(
+        &self,
+        king: Square,
+        rook: Square,
+        side: CastlingSide,
+    ) -> Option<Move> {
+        let color = self.turn;
+        let king_to = side.king_to(color);
+        let rook_to = side.rook_to(color);
+        let path = (between(king, king_to) | king_to | between(rook, rook_to) | rook_to)
+            - Bitboard::from_square(king)
+            - Bitboard::from_square(rook);
+        if (self.board.occupied() & path).any() {
+            return None;
+        }
+        let occ = self.board.occupied().with_toggled(king).with_toggled(rook);
+        let them = color.other();
+        for sq in between(king, king_to) | king_to {
+            if self.board.attackers(sq, them, occ).any() {
+                return None;
+            }
+        }
+        Some(Move::castle(king, rook, side))
     }
 
     fn gen_king<S: MoveSink>(&self, king: Square, to_mask: Bitboard, sink: &mut S) {
