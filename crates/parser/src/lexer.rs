@@ -263,6 +263,16 @@ impl Lexer {
                     line_start = Some(0);
                 }
             }
+            if line_start.is_none() && phase == Phase::Movetext && !on_tag_line {
+                // Fast loop: moves and move numbers separated by single spaces, in the
+                // middle of a line of movetext, need no bookkeeping at all.
+                let start = pos;
+                pos = movetext_run(data, pos, limit, &mut tokens);
+                if pos != start {
+                    last_was_result = false;
+                    continue;
+                }
+            }
             let first = data[pos];
 
             if first == b'{' {
@@ -967,6 +977,38 @@ fn san_suffix(s: &[u8], mut i: usize, encoding: Encoding) -> Option<usize> {
         marks += 1;
     }
     is_token_end(s, i, encoding).then_some(i)
+}
+
+/// Tokenizes moves and move numbers separated by single spaces from `pos`, as long as
+/// nothing else comes; returns where it stopped (at a token start or at a gap that is not
+/// a single space). Pushes exactly what the general loop would.
+#[inline(always)]
+fn movetext_run(data: &[u8], mut pos: usize, limit: usize, tokens: &mut Vec<Token>) -> usize {
+    loop {
+        let (kind, len) = match data[pos] {
+            b'a'..=b'h' | b'A'..=b'N' | b'P'..=b'Y' => match san_fast(&data[pos..]) {
+                Some(len) => (TokenKind::San, len),
+                None => return pos,
+            },
+            b'1'..=b'9' => match move_number_fast(&data[pos..limit]) {
+                Some(len) => (TokenKind::MoveNumber, len),
+                None => return pos,
+            },
+            _ => return pos,
+        };
+        let end = pos + len;
+        tokens.push(token(kind, pos, end));
+        pos = end;
+        if pos + 1 < limit
+            && data[pos] == b' '
+            && CLASS[data[pos + 1] as usize] & SPACE == 0
+            && data[pos + 1] < 0x80
+        {
+            pos += 1;
+        } else {
+            return pos;
+        }
+    }
 }
 
 /// A move number `12.` or `12...` followed by a space or a move (not `12. ...`, nor
