@@ -979,8 +979,8 @@ fn san_suffix(s: &[u8], mut i: usize, encoding: Encoding) -> Option<usize> {
     is_token_end(s, i, encoding).then_some(i)
 }
 
-/// Tokenizes moves and move numbers separated by single spaces from `pos`, as long as
-/// nothing else comes; returns where it stopped (at a token start or at a gap that is not
+/// Tokenizes moves, move numbers and one-line comments separated by single spaces from
+/// `pos`, as long as nothing else comes; returns where it stopped (at a token start or at a gap that is not
 /// a single space). Pushes exactly what the general loop would.
 #[inline(always)]
 fn movetext_run(data: &[u8], mut pos: usize, limit: usize, tokens: &mut Vec<Token>) -> usize {
@@ -993,6 +993,11 @@ fn movetext_run(data: &[u8], mut pos: usize, limit: usize, tokens: &mut Vec<Toke
             b'1'..=b'9' => match move_number_fast(&data[pos..limit]) {
                 Some(len) => (TokenKind::MoveNumber, len),
                 None => return pos,
+            },
+            // A comment closed on its own line (`{ [%clk 0:03:00] }` after every move).
+            b'{' => match memchr::memchr2(b'}', b'\n', &data[pos + 1..limit]) {
+                Some(i) if data[pos + 1 + i] == b'}' => (TokenKind::Comment, i + 2),
+                _ => return pos,
             },
             _ => return pos,
         };
