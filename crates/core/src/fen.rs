@@ -166,7 +166,10 @@ impl Position {
             ep_square,
             halfmove_clock,
             fullmoves,
-        };
+            checkers: Bitboard::EMPTY,
+            piece_key: 0,
+        }
+        .with_keys();
         let them = turn.other();
         let their_king = board.king_of(them).unwrap_or(Square::A1);
         if board.attackers(their_king, turn, board.occupied()).any() {

@@ -428,6 +428,12 @@ pub struct Position {
     pub(crate) ep_square: Option<Square>,
     pub(crate) halfmove_clock: u32,
     pub(crate) fullmoves: u32,
+    /// Pieces giving check to the side to move; kept up to date by every
+    /// constructor and move, since every later question needs them.
+    pub(crate) checkers: Bitboard,
+    /// The Zobrist key of the placement and the side to move, kept up to
+    /// date by every move (the rest of a repetition key is cheap to add).
+    pub(crate) piece_key: u64,
 }
 
 impl Default for Position {
@@ -539,7 +545,17 @@ impl Position {
             ep_square: None,
             halfmove_clock: 0,
             fullmoves: 1,
+            checkers: Bitboard::EMPTY,
+            piece_key: 0,
         }
+        .with_keys()
+    }
+
+    /// Fills the derived fields (checkers, piece key) from the rest.
+    pub(crate) fn with_keys(mut self) -> Position {
+        self.checkers = self.compute_checkers();
+        self.piece_key = self.compute_piece_key();
+        self
     }
 
     /// The piece placement.
@@ -596,9 +612,9 @@ impl Position {
     /// The en-passant square only when an en-passant capture is legal now.
     pub fn legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
-        let mut list = MoveList::new();
-        self.gen_en_passant(ep, self.checkers(), &mut list);
-        if list.is_empty() { None } else { Some(ep) }
+        let mut any = AnyMove(false);
+        self.gen_en_passant(ep, self.checkers(), &mut any);
+        any.0.then_some(ep)
     }
 
     /// Half-moves since the last capture or pawn move.
@@ -644,6 +660,13 @@ impl Position {
     /// Pieces of the opponent that give check.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// Computes the checkers from the board (after the board or the side to
+    /// move changed).
+    #[inline]
+    pub(crate) fn compute_checkers(&self) -> Bitboard {
         self.board
             .attackers(self.king(), self.turn.other(), self.board.occupied())
     }
@@ -726,10 +749,10 @@ impl Position {
         let us = self.us();
         let board = &self.board;
 
-        if from_mask.contains(king) {
-            self.gen_king(king, to_mask, sink);
-        }
-        if checkers.more_than_one() || sink.done() {
+        if checkers.more_than_one() {
+            if from_mask.contains(king) {
+                self.gen_king(king, to_mask, sink);
+            }
             return;
         }
         let target = match checkers.first() {
@@ -789,6 +812,13 @@ impl Position {
             self.gen_en_passant_from(ep, pawns, checkers, sink);
         }
 
+        // The king last: each of its targets needs an attack test.
+        if sink.done() {
+            return;
+        }
+        if from_mask.contains(king) {
+            self.gen_king(king, to_mask, sink);
+        }
         if castles && checkers.is_empty() && from_mask.contains(king) {
             let color = self.turn;
             for rook in self.castling_rights & Bitboard::from_rank(color.back_rank()) {
@@ -995,7 +1025,7 @@ impl Position {
         match m.kind {
             MoveKind::Normal => {
                 if let Some(captured) = m.capture {
-                    self.board.remove(
+                    self.remove_piece(
                         m.to,
                         Piece {
                             color: them,
@@ -1004,14 +1034,14 @@ impl Position {
                     );
                     self.castling_rights.discard(m.to);
                 }
-                self.board.remove(
+                self.remove_piece(
                     m.from,
                     Piece {
                         color: us,
                         role: m.role,
                     },
                 );
-                self.board.put(
+                self.put_piece(
                     m.to,
                     Piece {
                         color: us,
@@ -1028,21 +1058,21 @@ impl Position {
             }
             MoveKind::EnPassant => {
                 let captured = Square::from_coords(m.to.file(), m.from.rank());
-                self.board.remove(
+                self.remove_piece(
                     captured,
                     Piece {
                         color: them,
                         role: Role::Pawn,
                     },
                 );
-                self.board.remove(
+                self.remove_piece(
                     m.from,
                     Piece {
                         color: us,
                         role: Role::Pawn,
                     },
                 );
-                self.board.put(
+                self.put_piece(
                     m.to,
                     Piece {
                         color: us,
@@ -1052,28 +1082,28 @@ impl Position {
             }
             MoveKind::Castle(side) => {
                 let rook = m.to;
-                self.board.remove(
+                self.remove_piece(
                     m.from,
                     Piece {
                         color: us,
                         role: Role::King,
                     },
                 );
-                self.board.remove(
+                self.remove_piece(
                     rook,
                     Piece {
                         color: us,
                         role: Role::Rook,
                     },
                 );
-                self.board.put(
+                self.put_piece(
                     side.king_to(us),
                     Piece {
                         color: us,
                         role: Role::King,
                     },
                 );
-                self.board.put(
+                self.put_piece(
                     side.rook_to(us),
                     Piece {
                         color: us,
@@ -1087,6 +1117,20 @@ impl Position {
             self.fullmoves += 1;
         }
         self.turn = them;
+        self.piece_key ^= crate::zobrist::turn_key();
+        self.checkers = self.compute_checkers();
+    }
+
+    #[inline]
+    fn put_piece(&mut self, sq: Square, piece: Piece) {
+        self.board.put(sq, piece);
+        self.piece_key ^= crate::zobrist::piece_square_key(piece, sq);
+    }
+
+    #[inline]
+    fn remove_piece(&mut self, sq: Square, piece: Piece) {
+        self.board.remove(sq, piece);
+        self.piece_key ^= crate::zobrist::piece_square_key(piece, sq);
     }
 
     /// The position after a legal move.
@@ -1107,6 +1151,8 @@ impl Position {
             self.fullmoves += 1;
         }
         self.turn = self.turn.other();
+        self.piece_key ^= crate::zobrist::turn_key();
+        self.checkers = self.compute_checkers();
     }
 
     /// Whether the side to move is checkmated.

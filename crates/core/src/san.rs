@@ -99,10 +99,15 @@ impl Lang {
     }
 
     /// The role named by the upper-case ASCII letter `c`, if the language has it.
+    #[inline]
     pub fn role_of_letter(self, c: u8) -> Option<Role> {
-        Role::ALL
-            .into_iter()
-            .find(|&r| self.letter(r).is_some_and(|l| l.as_bytes() == [c]))
+        if !c.is_ascii_uppercase() {
+            return None;
+        }
+        match LETTER_TABLES[self as usize][(c - b'A') as usize] {
+            0 => None,
+            r => Some(Role::ALL[r as usize - 1]),
+        }
     }
 
     /// Whether an ASCII letter names a piece in this language.
@@ -110,6 +115,28 @@ impl Lang {
         self.role_of_letter(c).is_some()
     }
 }
+
+/// For each language, the role (index + 1) named by each capital letter A..Z,
+/// 0 for none; built from [`Lang::letter`] at compile time.
+static LETTER_TABLES: [[u8; 26]; 8] = {
+    let mut tables = [[0u8; 26]; 8];
+    let mut l = 0;
+    while l < 8 {
+        let lang = Lang::ALL[l];
+        let mut r = 0;
+        while r < 6 {
+            if let Some(letter) = lang.letter(Role::ALL[r]) {
+                let b = letter.as_bytes();
+                if b.len() == 1 && b[0].is_ascii_uppercase() {
+                    tables[l][(b[0] - b'A') as usize] = r as u8 + 1;
+                }
+            }
+            r += 1;
+        }
+        l += 1;
+    }
+    tables
+};
 
 impl fmt::Display for Lang {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -297,6 +324,10 @@ fn strip_suffix<'a>(s: &'a [u8], suffix: &[u8]) -> Option<&'a [u8]> {
 /// Removes an en-passant mark (`e.p.`, `a.p.`, `a. p.`, `ep`, with or
 /// without the last dot) from the end.
 fn strip_en_passant(s: &[u8]) -> Option<&[u8]> {
+    // Every mark ends in '.' or 'p'.
+    if !matches!(s.last(), Some(b'.' | b'p')) {
+        return None;
+    }
     for mark in [
         &b"e.p."[..],
         b"a.p.",
@@ -510,8 +541,11 @@ impl San {
 }
 
 fn parse_castling(s: &[u8]) -> Option<(CastlingSide, Forms)> {
+    if !matches!(s.first(), Some(b'O' | b'o' | b'0')) || s.len() > 9 {
+        return None;
+    }
     // Normalise: O, o, 0 as the letter; '-' or en dash (E2 80 93) as separator.
-    let mut letters = Vec::with_capacity(3);
+    let mut letters: Vec<u8> = Vec::with_capacity(3);
     let mut dashes = 0;
     let mut other = false;
     let mut i = 0;

@@ -16,7 +16,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::position::Position;
-use crate::types::{CastlingSide, Color, Role};
+use crate::types::{CastlingSide, Color, Piece, Role, Square};
 
 const fn splitmix(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -49,8 +49,22 @@ const EP: usize = CASTLING + 64;
 const TURN: usize = EP + 8;
 const POSSIBLE: usize = TURN + 1;
 
+/// The key of `piece` standing on `sq`.
+#[inline]
+pub(crate) fn piece_square_key(piece: Piece, sq: Square) -> u64 {
+    KEYS[(piece.color.index() * 6 + piece.role.index()) * 64 + sq.index()]
+}
+
+/// The key of Black to move.
+#[inline]
+pub(crate) fn turn_key() -> u64 {
+    KEYS[TURN]
+}
+
 impl Position {
-    fn zobrist_pieces(&self) -> u64 {
+    /// The key of the placement and side to move, from scratch (the
+    /// position keeps it up to date incrementally).
+    pub(crate) fn compute_piece_key(&self) -> u64 {
         let mut key = 0;
         for color in Color::ALL {
             for role in Role::ALL {
@@ -63,6 +77,12 @@ impl Position {
         if self.turn == Color::Black {
             key ^= KEYS[TURN];
         }
+        key
+    }
+
+    fn zobrist_pieces(&self) -> u64 {
+        debug_assert_eq!(self.piece_key, self.compute_piece_key());
+        let mut key = self.piece_key;
         if let Some(ep) = self.legal_ep_square() {
             key ^= KEYS[EP + ep.file().index()];
         }
@@ -91,6 +111,7 @@ impl Position {
         let mut other = *self;
         other.turn = self.turn.other();
         other.ep_square = None;
+        other.checkers = other.compute_checkers();
         for color in Color::ALL {
             let pos = if color == self.turn { self } else { &other };
             for side in CastlingSide::ALL {
