@@ -167,6 +167,7 @@ impl Position {
             halfmove_clock,
             fullmoves,
             checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
             piece_key: 0,
         }
         .with_keys();

@@ -431,6 +431,8 @@ pub struct Position {
     /// Pieces giving check to the side to move; kept up to date by every
     /// constructor and move, since every later question needs them.
     pub(crate) checkers: Bitboard,
+    /// Pieces of the side to move pinned to its king; kept like `checkers`.
+    pub(crate) pinned: Bitboard,
     /// The Zobrist key of the placement and the side to move, kept up to
     /// date by every move (the rest of a repetition key is cheap to add).
     pub(crate) piece_key: u64,
@@ -546,6 +548,7 @@ impl Position {
             halfmove_clock: 0,
             fullmoves: 1,
             checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
             piece_key: 0,
         }
         .with_keys()
@@ -554,6 +557,7 @@ impl Position {
     /// Fills the derived fields (checkers, piece key) from the rest.
     pub(crate) fn with_keys(mut self) -> Position {
         self.checkers = self.compute_checkers();
+        self.pinned = self.compute_pinned();
         self.piece_key = self.compute_piece_key();
         self
     }
@@ -680,6 +684,11 @@ impl Position {
     /// Our pieces that stand alone between our king and an enemy slider.
     #[inline]
     pub fn pinned(&self) -> Bitboard {
+        self.pinned
+    }
+
+    #[inline]
+    fn compute_pinned(&self) -> Bitboard {
         self.slider_blockers(self.king(), self.turn.other()) & self.us()
     }
 
@@ -1119,6 +1128,7 @@ impl Position {
         self.turn = them;
         self.piece_key ^= crate::zobrist::turn_key();
         self.checkers = self.compute_checkers();
+        self.pinned = self.compute_pinned();
     }
 
     #[inline]
@@ -1153,6 +1163,7 @@ impl Position {
         self.turn = self.turn.other();
         self.piece_key ^= crate::zobrist::turn_key();
         self.checkers = self.compute_checkers();
+        self.pinned = self.compute_pinned();
     }
 
     /// Whether the side to move is checkmated.

@@ -772,6 +772,9 @@ impl San {
                 {
                     return Ok(m);
                 }
+                if let Some(m) = resolve_direct(pos, role, from_mask(file, rank), to, promotion) {
+                    return Ok(m);
+                }
                 pos.legal_moves_to(role, from_mask(file, rank), to, list);
                 let last_rank = to.rank() == pos.turn().other().back_rank();
                 if role == Role::Pawn && last_rank {
@@ -875,6 +878,61 @@ impl San {
         }
         notation
     }
+}
+
+/// The common case without generating moves: exactly one piece of the
+/// written kind (and departure file or rank) can legally go to `to` by an
+/// ordinary move. Anything else (king moves, en passant, promotions, no or
+/// several candidates, double check) returns `None` and takes the general
+/// path, which also explains failures.
+#[inline]
+fn resolve_direct(
+    pos: &Position,
+    role: Role,
+    from: Bitboard,
+    to: Square,
+    promotion: Option<Role>,
+) -> Option<Move> {
+    let board = pos.board();
+    let color = pos.turn();
+    if promotion.is_some() || role == Role::King || board.by_color(color).contains(to) {
+        return None;
+    }
+    let checkers = pos.checkers();
+    let king = pos.king();
+    if let Some(checker) = checkers.first() {
+        if checkers.more_than_one()
+            || !(crate::attacks::between(king, checker) | checker).contains(to)
+        {
+            return None;
+        }
+    }
+    let ours = board.by_role(role) & board.by_color(color) & from;
+    let occupied = board.occupied();
+    let candidates = match role {
+        Role::Pawn => {
+            if to.rank() == color.other().back_rank() {
+                return None;
+            }
+            if occupied.contains(to) {
+                pawn_attacks(color.other(), to) & ours
+            } else {
+                // Pushes only: a capture onto an empty square is en passant
+                // or an error, both for the general path.
+                reaching(pos, Role::Pawn, to, false) & ours & Bitboard::from_file(to.file())
+            }
+        }
+        _ => reaching(pos, role, to, false) & ours,
+    };
+    let pinned = pos.pinned();
+    let mut legal = candidates
+        .into_iter()
+        .filter(|&f| !pinned.contains(f) || crate::attacks::line(king, f).contains(to));
+    let from = legal.next()?;
+    if legal.next().is_some() {
+        return None;
+    }
+    Some(Move::normal(role, from, board.role_at(to), to, None))
 }
 
 /// Finds why no legal move of `role` reaches `to`.

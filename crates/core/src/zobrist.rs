@@ -111,7 +111,7 @@ impl Position {
         let mut other = *self;
         other.turn = self.turn.other();
         other.ep_square = None;
-        other.checkers = other.compute_checkers();
+        let other = other.with_keys();
         for color in Color::ALL {
             let pos = if color == self.turn { self } else { &other };
             for side in CastlingSide::ALL {
