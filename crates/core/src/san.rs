@@ -900,12 +900,11 @@ fn resolve_direct(
     }
     let checkers = pos.checkers();
     let king = pos.king();
-    if let Some(checker) = checkers.first() {
-        if checkers.more_than_one()
-            || !(crate::attacks::between(king, checker) | checker).contains(to)
-        {
-            return None;
-        }
+    if let Some(checker) = checkers.first()
+        && (checkers.more_than_one()
+            || !(crate::attacks::between(king, checker) | checker).contains(to))
+    {
+        return None;
     }
     let ours = board.by_role(role) & board.by_color(color) & from;
     let occupied = board.occupied();
