@@ -232,3 +232,107 @@ fn tempdir(name: &str) -> PathBuf {
     std::fs::write(dir.join("notes.txt"), "not a game").unwrap();
     dir
 }
+
+/// Every finding line of a jsonl run, without the summary.
+fn finding_lines(out: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains("\"type\":\"finding\""))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn compressed_inputs_read_like_plain_ones() {
+    use std::io::Write;
+    let dir = tempdir("compressed");
+    let plain = std::fs::read(root().join("corpora/check/draws.pgn")).unwrap();
+    let gz = dir.join("draws.pgn.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(&plain).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let bz = dir.join("draws.pgn.bz2");
+    let mut enc = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    enc.write_all(&plain).unwrap();
+    std::fs::write(&bz, enc.finish().unwrap()).unwrap();
+    let zst = dir.join("draws.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(&plain[..], 3).unwrap()).unwrap();
+
+    let expected = finding_lines(&planilla(&[
+        "check",
+        "--format",
+        "jsonl",
+        "corpora/check/draws.pgn",
+    ]));
+    for file in [&gz, &bz, &zst] {
+        let out = planilla(&["check", "--format", "jsonl", file.to_str().unwrap()]);
+        let renamed: Vec<String> = finding_lines(&out)
+            .iter()
+            .map(|l| l.replace(file.to_str().unwrap(), "corpora/check/draws.pgn"))
+            .collect();
+        assert_eq!(renamed, expected, "{}", file.display());
+    }
+    // A directory walk finds the compressed files; standard input is
+    // recognised by its magic bytes.
+    let out = planilla(&["check", "--format", "jsonl", dir.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"files\":3"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_planilla"))
+        .args(["check", "--format", "jsonl", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&std::fs::read(&zst).unwrap())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let renamed: Vec<String> = finding_lines(&out)
+        .iter()
+        .map(|l| l.replace("<stdin>", "corpora/check/draws.pgn"))
+        .collect();
+    assert_eq!(renamed, expected);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shards_split_the_input_exactly() {
+    let files = [
+        "corpora/check/illegal.pgn",
+        "corpora/check/draws.pgn",
+        "corpora/check/game-end.pgn",
+    ];
+    let mut all = vec!["check", "--format", "jsonl"];
+    all.extend(files);
+    let mut expected = finding_lines(&planilla(&all));
+    expected.sort();
+    let mut union = Vec::new();
+    let mut games = 0;
+    for k in 0..3 {
+        let shard = format!("{k}/3");
+        let mut args = vec!["check", "--format", "jsonl", "--shard", &shard];
+        args.extend(files);
+        let out = planilla(&args);
+        union.extend(finding_lines(&out));
+        let summary = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .last()
+            .unwrap()
+            .to_string();
+        let n: u64 = summary
+            .split("\"games\":")
+            .nth(1)
+            .unwrap()
+            .split(',')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        games += n;
+    }
+    union.sort();
+    assert_eq!(union, expected);
+    assert_eq!(games, 7 + 7 + 10, "every game in exactly one shard");
+}

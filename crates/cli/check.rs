@@ -5,9 +5,13 @@ use crate::output::{Format, Totals, Writer};
 use anyhow::Context;
 use clap::Args;
 use planilla_parser::ReaderBuilder;
-use planilla_validator::{BatchConfig, Code, Config, Rules, Severity, check_stream};
+use planilla_validator::{
+    BatchConfig, Code, Config, GameReport, Rules, Severity, check_game_guarded, process_stream,
+};
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Arguments of `planilla check`.
 #[derive(Args, Debug)]
@@ -34,6 +38,37 @@ pub struct CheckArgs {
     /// Never report these codes (comma-separated).
     #[arg(long, value_delimiter = ',')]
     pub ignore: Vec<String>,
+    /// Check only the games whose 1-based index in their file, modulo N, is K
+    /// (0 <= K < N): N runs with K = 0..N-1 split the input exactly, and the
+    /// union of their findings is the unsharded run's.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+}
+
+/// `--shard K/N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    k: u64,
+    n: u64,
+}
+
+impl Shard {
+    fn keeps(&self, game: u64) -> bool {
+        game % self.n == self.k
+    }
+}
+
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    let bad = || format!("bad shard '{s}': write K/N with 0 <= K < N, e.g. 0/4");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if n == 0 || k >= n {
+        return Err(bad());
+    }
+    Ok(Shard { k, n })
 }
 
 /// `--fail-on`: the lowest severity that fails the run, or never.
@@ -113,7 +148,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         writer.begin()?;
         for source in &sources {
             let name = source.display_name();
-            let input = match source.open() {
+            let consumed = Arc::new(AtomicU64::new(0));
+            let input = match source.open(Arc::clone(&consumed)) {
                 Ok(r) => r,
                 Err(e) => {
                     bar.suspend(|| eprintln!("planilla: {e:#}"));
@@ -129,14 +165,20 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             // Write errors are kept apart from read errors: the first ends
             // the run, the second only this file.
             let mut write_error: Option<io::Error> = None;
-            let result = check_stream(
+            let shard = args.shard;
+            let work = |game: &planilla_parser::Game| {
+                shard
+                    .is_none_or(|s| s.keeps(game.index()))
+                    .then(|| check_game_guarded(game, &config))
+            };
+            let result = process_stream(
                 reader,
-                &config,
                 BatchConfig::default(),
                 &pool,
-                |reports, progress| {
+                work,
+                |reports: &[Option<GameReport>], progress| {
                     let mut emit = || -> io::Result<()> {
-                        for report in reports {
+                        for report in reports.iter().flatten() {
                             totals.games += 1;
                             totals.plies += report.stats.plies;
                             for f in &report.findings {
@@ -154,7 +196,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                         write_error = Some(e);
                         return Err(io::Error::other("output failed"));
                     }
-                    bar.set_position(base + progress.bytes);
+                    let _ = progress;
+                    bar.set_position(base + consumed.load(Ordering::Relaxed));
                     let secs = bar.elapsed().as_secs_f64().max(1e-3);
                     bar.set_message(format!(
                         "{} games, {:.0} games/s",

@@ -12,6 +12,8 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Arguments of `planilla convert`.
 #[derive(Args, Debug)]
@@ -141,7 +143,8 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     let result: anyhow::Result<()> = (|| {
         for source in &sources {
             let name = source.display_name();
-            let input = match source.open() {
+            let consumed = Arc::new(AtomicU64::new(0));
+            let input = match source.open(Arc::clone(&consumed)) {
                 Ok(r) => r,
                 Err(e) => {
                     bar.suspend(|| eprintln!("planilla: {e:#}"));
@@ -194,7 +197,8 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
                             Ok(())
                         })?;
                     }
-                    bar.set_position(base + progress.bytes);
+                    let _ = progress;
+                    bar.set_position(base + consumed.load(Ordering::Relaxed));
                     Ok(())
                 },
             );

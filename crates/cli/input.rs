@@ -7,14 +7,16 @@ use indicatif::{ProgressBar, ProgressStyle};
 use planilla_core::san::Lang;
 use planilla_parser::Encoding;
 use std::collections::HashSet;
-use std::io::{IsTerminal, Read};
+use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Input options of every subcommand that reads games.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
-    /// Files or directories (searched recursively for *.pgn); `-` or nothing reads
-    /// standard input.
+    /// Files or directories (searched recursively for *.pgn, *.pgn.zst, *.pgn.gz,
+    /// *.pgn.bz2); `-` or nothing reads standard input.
     pub paths: Vec<PathBuf>,
     /// Text encoding: auto (UTF-8 where valid, else Windows-1252, decided piece by
     /// piece), utf-8, windows-1252 or latin-1.
@@ -67,14 +69,35 @@ impl Source {
         }
     }
 
-    /// Opens the source for reading.
-    pub fn open(&self) -> anyhow::Result<Box<dyn Read + Send>> {
-        Ok(match self {
-            Source::Stdin => Box::new(std::io::stdin()),
-            Source::File(p) => Box::new(
-                std::fs::File::open(p).with_context(|| format!("cannot open {}", p.display()))?,
-            ),
-        })
+    /// Opens the source for reading, decompressing `.zst`, `.gz` and
+    /// `.bz2` files (by extension; on standard input by magic bytes).
+    /// `consumed` counts the bytes read from the file itself (compressed
+    /// bytes for a compressed file), for the progress bar.
+    pub fn open(&self, consumed: Arc<AtomicU64>) -> anyhow::Result<Box<dyn Read + Send>> {
+        match self {
+            Source::Stdin => {
+                let mut input = BufReader::new(Counting {
+                    inner: std::io::stdin(),
+                    consumed,
+                });
+                let magic = input.fill_buf().context("cannot read standard input")?;
+                let kind = Compression::from_magic(magic);
+                kind.wrap(input).context("cannot read standard input")
+            }
+            Source::File(p) => {
+                let file = std::fs::File::open(p)
+                    .with_context(|| format!("cannot open {}", p.display()))?;
+                let kind = Compression::from_path(p);
+                kind.wrap(BufReader::with_capacity(
+                    1 << 16,
+                    Counting {
+                        inner: file,
+                        consumed,
+                    },
+                ))
+                .with_context(|| format!("cannot read {}", p.display()))
+            }
+        }
     }
 
     /// The size in bytes, when known.
@@ -86,11 +109,85 @@ impl Source {
     }
 }
 
-/// Whether a file name is one planilla reads when walking a directory.
+/// How a source is compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compression {
+    /// Plain text.
+    None,
+    /// Zstandard (`.zst`, lichess's database dumps).
+    Zstd,
+    /// gzip (`.gz`).
+    Gzip,
+    /// bzip2 (`.bz2`).
+    Bzip2,
+}
+
+impl Compression {
+    /// By the file name's last extension.
+    pub fn from_path(path: &Path) -> Compression {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if name.ends_with(".zst") {
+            Compression::Zstd
+        } else if name.ends_with(".gz") {
+            Compression::Gzip
+        } else if name.ends_with(".bz2") {
+            Compression::Bzip2
+        } else {
+            Compression::None
+        }
+    }
+
+    /// By the first bytes of the data.
+    pub fn from_magic(bytes: &[u8]) -> Compression {
+        match bytes {
+            [0x28, 0xb5, 0x2f, 0xfd, ..] => Compression::Zstd,
+            [0x1f, 0x8b, ..] => Compression::Gzip,
+            [b'B', b'Z', b'h', b'1'..=b'9', ..] => Compression::Bzip2,
+            _ => Compression::None,
+        }
+    }
+
+    /// Wraps a reader in the matching decoder. Concatenated members (as
+    /// `cat a.gz b.gz` or parallel compressors write) are all read.
+    fn wrap<R: BufRead + Send + 'static>(self, input: R) -> std::io::Result<Box<dyn Read + Send>> {
+        Ok(match self {
+            Compression::None => Box::new(input),
+            Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(input)?),
+            Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(input)),
+            Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(input)),
+        })
+    }
+}
+
+/// Counts the bytes read through it.
+struct Counting<R> {
+    inner: R,
+    consumed: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.consumed.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Whether a file name is one planilla reads when walking a directory:
+/// `*.pgn`, and `*.pgn.zst`, `*.pgn.gz`, `*.pgn.bz2`.
 fn is_pgn(path: &Path) -> bool {
-    path.file_name()
+    let name = path
+        .file_name()
         .and_then(|n| n.to_str())
-        .is_some_and(|n| n.to_ascii_lowercase().ends_with(".pgn"))
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
 }
 
 /// Expands the paths into sources, in order: files as given, directories
@@ -115,7 +212,10 @@ pub fn collect_sources(paths: &[PathBuf]) -> (Vec<Source>, Vec<String>) {
                 let mut seen = HashSet::new();
                 walk(path, &mut sources, &mut problems, &mut seen);
                 if sources.len() == before {
-                    problems.push(format!("{}: directory holds no .pgn file", path.display()));
+                    problems.push(format!(
+                        "{}: directory holds no .pgn file (nor .pgn.zst, .pgn.gz, .pgn.bz2)",
+                        path.display()
+                    ));
                 }
             }
             Ok(_) => sources.push(Source::File(path.clone())),
