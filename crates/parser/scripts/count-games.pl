@@ -8,7 +8,8 @@
 #     starting with a move number or a move starts a new game without tags;
 #   - brace comments hide everything, except a line that is exactly one tag pair, which
 #     ends an unterminated comment and starts a new game;
-#   - whitespace, comments and % lines before a game's first tag belong to that game.
+#   - whitespace, comments and % lines before a game's first tag belong to that game;
+#   - moves written on a tag's line after the tag ([Result "1-0"] e4 *) begin the movetext.
 # Usage: count-games.pl FILE  (prints the number of games)
 use strict;
 use warnings;
@@ -68,6 +69,18 @@ for my $line (split /\n/, $data, -1) {
         $names{$name} = 1;
         $blank = 0;
         $after_result = 0;
+        # Moves written after the tag on the same line ([Result "1-0"] e4 *)
+        # begin the movetext.
+        if ($line =~ /^$space*\[(?:[^"\]]|"(?:[^"\\]|\\.)*")*\](.*)$/) {
+            my $after = $1;
+            if ($after =~ /^$space*(?:[^ \t\r\[{;%]|$)/ && $after =~ /[^ \t\r]/) {
+                my ($first) = $after =~ /^$space*(.*)$/;
+                if ($first =~ $move || $first =~ /^(?:1-0|0-1|1\/2-1\/2|\*)/) {
+                    movetext($after);
+                    line_end($line);
+                }
+            }
+        }
         next;
     }
     if ($line =~ /^$space*$/) { $blank = 1 if $state eq 'tags'; next; }

@@ -356,6 +356,26 @@ impl Lexer {
                     break Step::Boundary(line_start);
                 }
             }
+            if kind == TokenKind::Tag && phase == Phase::Movetext {
+                // A tag pair after the moves started (not at a line start,
+                // where it would begin the next game): not a tag of this game.
+                sink.tags.pop();
+                sink.findings
+                    .push(syntax("tag pair inside the movetext", pos, end));
+            }
+            if on_tag_line
+                && matches!(
+                    kind,
+                    TokenKind::San
+                        | TokenKind::MoveNumber
+                        | TokenKind::Result
+                        | TokenKind::VariationStart
+                )
+            {
+                // Moves written on the line of a tag (`[Result "1-0"] e4 *`):
+                // the movetext has begun.
+                on_tag_line = false;
+            }
             // In movetext (the common case) nothing about the game's phase changes.
             if phase != Phase::Movetext && !on_tag_line {
                 self.has_content = true;

@@ -20,6 +20,9 @@
 //! 2. A line whose first token is a move number or a move starts a new game without tags
 //!    when the last token of the previous non-blank line was a result (`1-0`, `0-1`,
 //!    `1/2-1/2`, `½-½`, `*`).
+//!    Moves written on a tag's own line after the tag (`[Result "1-0"] e4 *`) begin the
+//!    movetext, so the next tag line starts the next game. A tag pair in the middle of a
+//!    line of movetext is a `syntax-error` finding and not a tag of the game.
 //! 3. Inside a brace comment, a line that is exactly one well-formed tag pair ends the
 //!    comment (it was never closed: the tokenizer reports it) and starts a new game, so a
 //!    broken game never swallows the games after it.

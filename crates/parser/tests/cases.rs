@@ -283,3 +283,25 @@ fn huge_line_in_an_oversized_game_is_skipped_in_pieces() {
     assert_eq!(games[0].findings()[0].kind, FindingKind::GameTooLarge);
     assert_eq!(games[1].tag("Event").as_deref(), Some("next"));
 }
+
+#[test]
+fn moves_on_a_tag_line_begin_the_movetext() {
+    // One-line games, as pgn-extract's tests write them: each line is a game.
+    let input = b"[Result \"1-0\"] e4 *\n[Result \"0-1\"] d4 *\n[Result \"*\"] c4 *\n";
+    let games = read_all(input, ReaderBuilder::new());
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[1].tag("Result").as_deref(), Some("0-1"));
+}
+
+#[test]
+fn a_tag_inside_the_movetext_is_reported_and_not_a_tag() {
+    let game = Game::from_bytes(
+        &b"[Result \"*\"]\n\n1. e4 [Result \"1-0\"] e5 *\n"[..],
+        Encoding::Auto,
+    );
+    assert_eq!(game.tag("Result").as_deref(), Some("*"));
+    let f = &game.findings()[0];
+    assert_eq!(f.kind, FindingKind::Syntax);
+    assert_eq!(f.message, "tag pair inside the movetext");
+    assert_eq!(game.location(f.span.start as usize).column, 7);
+}
