@@ -741,6 +741,26 @@ impl Position {
     /// Whether the side to move has at least one legal move (stops at the
     /// first one found).
     pub fn has_legal_moves(&self) -> bool {
+        // Nearly every position has a free knight move or pawn push: when not
+        // in check, an unpinned knight with a square to go to, or an
+        // unpinned pawn with an empty square ahead, settles it at once.
+        if self.checkers.is_empty() {
+            let us = self.us();
+            let free = us - self.pinned;
+            for knight in free & self.board.by_role(Role::Knight) {
+                if (knight_attacks(knight) - us).any() {
+                    return true;
+                }
+            }
+            let pawns = free & self.board.by_role(Role::Pawn);
+            let ahead = match self.turn {
+                Color::White => pawns.shift_up(),
+                Color::Black => pawns.shift_down(),
+            };
+            if (ahead - self.board.occupied()).any() {
+                return true;
+            }
+        }
         let mut any = AnyMove(false);
         self.generate(Bitboard::FULL, Bitboard::FULL, true, &mut any);
         any.0

@@ -358,6 +358,9 @@ impl San {
     ///
     /// A [`SanParseError`] when the bytes are not a move in that language.
     pub fn parse(bytes: &[u8], lang: Lang) -> Result<San, SanParseError> {
+        if let Some(san) = parse_plain(bytes, lang) {
+            return Ok(san);
+        }
         let mut s = trim_end_spaces(bytes);
         let mut suffix = None;
         let mut forms = Forms::NONE;
@@ -538,6 +541,78 @@ impl San {
     pub fn is_null(&self) -> bool {
         matches!(self.kind, SanKind::Null)
     }
+}
+
+/// The shapes nearly every move has, read without the general machinery:
+/// `[piece][file][rank][x]square[=piece][+|#|++]` in ASCII, piece letters
+/// in upper case. Anything else (castling, glyphs, en-passant marks,
+/// long algebraic, figurines, lower-case letters) returns `None` and goes
+/// through the general parser, which gives the same result for these shapes.
+#[inline]
+fn parse_plain(bytes: &[u8], lang: Lang) -> Option<San> {
+    let mut s = bytes;
+    let mut suffix = None;
+    match s {
+        [rest @ .., b'+', b'+'] => {
+            suffix = Some(Suffix::DoublePlus);
+            s = rest;
+        }
+        [rest @ .., b'+'] => {
+            suffix = Some(Suffix::Check);
+            s = rest;
+        }
+        [rest @ .., b'#'] => {
+            suffix = Some(Suffix::Mate);
+            s = rest;
+        }
+        _ => {}
+    }
+    let mut promotion = None;
+    if let [rest @ .., b'=', p] = s {
+        promotion = Some(
+            lang.role_of_letter(*p)
+                .filter(|r| !matches!(r, Role::King | Role::Pawn))?,
+        );
+        s = rest;
+    }
+    let (role, s) = match s {
+        [c @ b'A'..=b'Z', rest @ ..] => {
+            (lang.role_of_letter(*c).filter(|r| *r != Role::Pawn)?, rest)
+        }
+        _ => (Role::Pawn, s),
+    };
+    let [head @ .., f @ b'a'..=b'h', r @ b'1'..=b'8'] = s else {
+        return None;
+    };
+    let to = Square::from_coords(File::from_char(*f)?, Rank::from_char(*r)?);
+    let (capture, head) = match head {
+        [h @ .., b'x'] => (true, h),
+        _ => (false, head),
+    };
+    let (file, rank) = match head {
+        [] => (None, None),
+        [c @ b'a'..=b'h'] => (File::from_char(*c), None),
+        [c @ b'1'..=b'8'] if role != Role::Pawn => (None, Rank::from_char(*c)),
+        [f @ b'a'..=b'h', r @ b'1'..=b'8'] if role != Role::Pawn => {
+            (File::from_char(*f), Rank::from_char(*r))
+        }
+        _ => return None,
+    };
+    if promotion.is_some() && role != Role::Pawn {
+        return None;
+    }
+    Some(San {
+        kind: SanKind::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        },
+        suffix,
+        forms: Forms::NONE,
+    })
 }
 
 fn parse_castling(s: &[u8]) -> Option<(CastlingSide, Forms)> {
