@@ -34,6 +34,22 @@ fn letterless(m: &[u8]) -> bool {
         })
 }
 
+/// The language when the letters alone decide it (one distinct reading),
+/// without replaying anything or collecting the moves; `None` when
+/// [`detect`] must replay.
+pub fn by_letters<'a>(moves: impl Iterator<Item = &'a [u8]>) -> Option<Lang> {
+    let (mut used, mut figurines) = (0u32, false);
+    for m in moves {
+        let (u, f) = letters_used(&[m]);
+        used |= u;
+        figurines |= f;
+    }
+    match candidates_for(used, figurines).as_slice() {
+        [only] => Some(*only),
+        _ => None,
+    }
+}
+
 /// The capital letters used as piece letters (bit `c - b'A'`), and whether
 /// figurines are used.
 fn letters_used(moves: &[&[u8]]) -> (u32, bool) {
@@ -68,6 +84,29 @@ fn letter_mask(lang: Lang) -> u32 {
 /// figurine game, so that language comes first.
 fn letter_candidates(moves: &[&[u8]]) -> Vec<Lang> {
     let (used, figurines) = letters_used(moves);
+    let out = candidates_for(used, figurines);
+    if !out.is_empty() {
+        return out;
+    }
+    // A letter no language knows (a typo, garbage): let the replay decide
+    // among the languages that read every other token.
+    let mut order = Lang::ALL;
+    if figurines {
+        order.rotate_right(1);
+    }
+    order
+        .into_iter()
+        .filter(|&lang| {
+            moves.iter().all(|m| {
+                San::parse(m, lang).is_ok() || Lang::ALL.iter().all(|&l| San::parse(m, l).is_err())
+            })
+        })
+        .collect()
+}
+
+/// The languages whose letters include every used one, one per distinct
+/// reading (see [`letter_candidates`]).
+fn candidates_for(used: u32, figurines: bool) -> Vec<Lang> {
     let mut order = Lang::ALL;
     if figurines {
         order.rotate_right(1);
@@ -85,19 +124,6 @@ fn letter_candidates(moves: &[&[u8]]) -> Vec<Lang> {
         if !out.iter().any(same_reading) {
             out.push(lang);
         }
-    }
-    if out.is_empty() {
-        // A letter no language knows (a typo, garbage): let the replay decide
-        // among the languages that read every other token.
-        out = order
-            .into_iter()
-            .filter(|&lang| {
-                moves.iter().all(|m| {
-                    San::parse(m, lang).is_ok()
-                        || Lang::ALL.iter().all(|&l| San::parse(m, l).is_err())
-                })
-            })
-            .collect();
     }
     out
 }

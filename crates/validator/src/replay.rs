@@ -2,7 +2,7 @@
 
 use crate::finding::{Code, Finding};
 use crate::rules::Rules;
-use planilla_core::detect::{Detection, detect};
+use planilla_core::detect::{Detection, by_letters, detect};
 use planilla_core::san::{
     CaptureMark, CheckMark, Disambiguation, Forms, Lang, Notation, San, SanError, SanKind, SanPlus,
     Suffix,
@@ -318,16 +318,23 @@ impl GameChecker<'_> {
     /// readings instead of guessing (and goes on with the first).
     fn detect_language(&mut self, start: &Position) -> Lang {
         let game = self.game;
-        let mut depth = 0u32;
-        let mut moves: Vec<&[u8]> = Vec::new();
-        for t in game.tokens() {
-            match t.kind {
-                TokenKind::VariationStart => depth += 1,
-                TokenKind::VariationEnd => depth = depth.saturating_sub(1),
-                TokenKind::San if depth == 0 => moves.push(game.token_bytes(t)),
-                _ => {}
-            }
+        let main_line_moves = || {
+            let mut depth = 0u32;
+            game.tokens().iter().filter_map(move |t| {
+                match t.kind {
+                    TokenKind::VariationStart => depth += 1,
+                    TokenKind::VariationEnd => depth = depth.saturating_sub(1),
+                    TokenKind::San if depth == 0 => return Some(game.token_bytes(t)),
+                    _ => {}
+                }
+                None
+            })
+        };
+        // Nearly always the letters decide: no list, no replay.
+        if let Some(lang) = by_letters(main_line_moves()) {
+            return lang;
         }
+        let moves: Vec<&[u8]> = main_line_moves().collect();
         if moves.is_empty() {
             return Lang::En;
         }
