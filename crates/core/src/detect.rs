@@ -23,16 +23,6 @@ pub enum Detection {
     Ambiguous(Vec<Lang>),
 }
 
-/// Whether a token is castling or a null move: no piece letters in it.
-fn letterless(m: &[u8]) -> bool {
-    matches!(m, b"--" | b"Z0" | b"0000" | b"@@@@")
-        || m.iter().all(|&b| {
-            matches!(
-                b,
-                b'O' | b'o' | b'0' | b'-' | b'+' | b'#' | b'!' | b'?' | 0xe2 | 0x80 | 0x93
-            )
-        })
-}
 
 /// The language when the letters alone decide it (one distinct reading),
 /// without replaying anything or collecting the moves; `None` when
@@ -51,19 +41,25 @@ pub fn by_letters<'a>(moves: impl Iterator<Item = &'a [u8]>) -> Option<Lang> {
 }
 
 /// The capital letters used as piece letters (bit `c - b'A'`), and whether
-/// figurines are used.
+/// figurines are used. Only two places can hold a piece letter: the first
+/// byte, and a promotion letter after the rank digit, `=`, `(` or `/`.
+/// Castling (`O-O`) and the null move `Z0` use no piece letter.
 fn letters_used(moves: &[&[u8]]) -> (u32, bool) {
     let mut used = 0u32;
     let mut figurines = false;
     for m in moves {
-        if letterless(m) {
-            continue;
+        match m.first() {
+            Some(&c @ b'A'..=b'Z') if c != b'O' && c != b'Z' => used |= 1 << (c - b'A'),
+            Some(0xe2) => figurines = true,
+            _ => {}
         }
-        for (i, &b) in m.iter().enumerate() {
-            if b.is_ascii_uppercase() {
-                used |= 1 << (b - b'A');
-            } else if b == 0xe2 && m.get(i + 1) == Some(&0x99) {
-                figurines = true;
+        for w in m.windows(2) {
+            if matches!(w[0], b'1'..=b'8' | b'=' | b'(' | b'/') {
+                match w[1] {
+                    c @ b'A'..=b'Z' => used |= 1 << (c - b'A'),
+                    0xe2 => figurines = true,
+                    _ => {}
+                }
             }
         }
     }
