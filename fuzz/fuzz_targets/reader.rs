@@ -1,0 +1,100 @@
+//! The streaming reader on arbitrary bytes, with tiny reads and small size and depth
+//! limits so that game boundaries, refills, skipped oversized games and long lines are
+//! all reached. Asserts: no byte lost or duplicated (game offsets are contiguous and the
+//! kept bytes are the input's), the same games whatever the read size, and the per-game
+//! invariants of `planilla_fuzz::check_game`.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use planilla_parser::{DEFAULT_MAX_VARIATION_DEPTH, Encoding, Game, ReaderBuilder};
+
+/// What the reader made of one game, to compare runs with different read sizes.
+#[derive(Debug, PartialEq, Eq)]
+struct Summary {
+    offset: u64,
+    first_line: u64,
+    bytes: Vec<u8>,
+    skipped: u64,
+    tokens: Vec<planilla_parser::Token>,
+    findings: Vec<planilla_parser::Finding>,
+}
+
+fn read_all(
+    input: &[u8],
+    buffer: usize,
+    max_game: usize,
+    depth: u32,
+    encoding: Encoding,
+) -> Vec<Summary> {
+    let mut reader = ReaderBuilder::new()
+        .buffer_size(buffer)
+        .max_game_size(max_game)
+        .max_variation_depth(depth)
+        .encoding(encoding)
+        .build(input);
+    let mut game = Game::new();
+    let mut out = Vec::new();
+    while reader.read_game(&mut game).expect("reading from a slice cannot fail") {
+        planilla_fuzz::check_game(&game);
+        assert_eq!(game.index(), out.len() as u64 + 1);
+        out.push(Summary {
+            offset: game.offset(),
+            first_line: game.first_line(),
+            bytes: game.bytes().to_vec(),
+            skipped: game.skipped_bytes(),
+            tokens: game.tokens().to_vec(),
+            findings: game.findings().to_vec(),
+        });
+    }
+    assert_eq!(reader.games_read(), out.len() as u64);
+    out
+}
+
+fuzz_target!(|data: &[u8]| {
+    let [a, b, input @ ..] = data else { return };
+    let buffer = 1 + (*a as usize & 0x1f);
+    let max_game = 16 + (*b as usize) * 4;
+    let encoding = [
+        Encoding::Auto,
+        Encoding::Utf8,
+        Encoding::Windows1252,
+        Encoding::Latin1,
+    ][(*a as usize >> 5) & 3];
+
+    let small = read_all(input, buffer, max_game, 4, encoding);
+    let large = read_all(input, 1 << 16, max_game, 4, encoding);
+    assert_eq!(small, large, "results must not depend on read sizes");
+
+    // Every byte belongs to exactly one game (a leading byte order mark to none), and the
+    // bytes kept are the input's.
+    let bom = if input.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let mut at = bom as u64;
+    let mut line = 1;
+    for game in &small {
+        assert_eq!(game.offset, at, "games must be contiguous");
+        assert_eq!(game.first_line, line, "line numbers must follow the bytes");
+        let start = at as usize;
+        assert_eq!(&input[start..start + game.bytes.len()], &game.bytes[..]);
+        at += game.bytes.len() as u64 + game.skipped;
+        line += input[start..at as usize].iter().filter(|&&c| c == b'\n').count() as u64;
+    }
+    if at as usize != input.len() {
+        // Only whitespace may be left after the last game.
+        let rest = &input[at as usize..];
+        let tail = Game::from_bytes(rest, encoding);
+        assert!(
+            tail.tokens().is_empty(),
+            "bytes lost at the end: {:?}",
+            String::from_utf8_lossy(rest)
+        );
+    }
+
+    // Without a size limit in reach, a game read from the stream tokenizes as the same
+    // game on its own.
+    let whole = read_all(input, 7, usize::MAX / 2, DEFAULT_MAX_VARIATION_DEPTH, encoding);
+    for game in &whole {
+        let alone = Game::from_bytes(game.bytes.clone(), encoding);
+        assert_eq!(alone.tokens(), &game.tokens[..], "tokens differ when read alone");
+        assert_eq!(alone.findings(), &game.findings[..], "findings differ when read alone");
+    }
+});
