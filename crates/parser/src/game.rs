@@ -264,6 +264,7 @@ impl Game {
     }
 
     pub(crate) fn analyze_encoding(&mut self) {
+        self.report_nul_bytes();
         let bytes = &self.bytes;
         let mut info = GameEncoding {
             ascii: bytes.is_ascii(),
@@ -321,6 +322,55 @@ impl Game {
                 at..at + 3,
             ));
         }
+    }
+}
+
+impl Game {
+    /// NUL bytes are no PGN text: runs of them are what a crash while writing leaves.
+    /// Outside comments and tag values the tokenizer reports each as an unexpected token;
+    /// here the first one inside another token (a comment, a tag) gets a finding.
+    fn report_nul_bytes(&mut self) {
+        let bytes = &self.bytes;
+        let Some(first) = memchr::memchr(0, bytes) else {
+            return;
+        };
+        let tokens = &self.tokens;
+        let inside = |at: usize| {
+            let i = tokens.partition_point(|t| (t.end as usize) <= at);
+            tokens
+                .get(i)
+                .filter(|t| (t.start as usize) <= at && t.kind != TokenKind::Unknown)
+        };
+        let mut hidden = memchr::memchr_iter(0, &bytes[first..])
+            .map(|i| first + i)
+            .filter_map(|at| inside(at).map(|t| (at, t.kind)));
+        let Some((at, kind)) = hidden.next() else {
+            return;
+        };
+        let more = hidden.count();
+        let place = match kind {
+            TokenKind::Comment | TokenKind::LineComment => "a comment",
+            TokenKind::Tag => "a tag pair",
+            TokenKind::Escape => "an escape line",
+            _ => "a token",
+        };
+        let message = match more {
+            0 => format!("NUL byte in {place}: the file may be damaged"),
+            n => format!(
+                "NUL byte in {place} ({} in this game): the file may be damaged",
+                n + 1
+            ),
+        };
+        let at = at as u32;
+        let index = self
+            .findings
+            .iter()
+            .position(|f| f.span.start > at)
+            .unwrap_or(self.findings.len());
+        self.findings.insert(
+            index,
+            Finding::new(FindingKind::Syntax, message, at..at + 1),
+        );
     }
 }
 

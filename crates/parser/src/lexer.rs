@@ -10,13 +10,14 @@
 //! it must decide where a move ends without knowing any language.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::character::complete::{char as byte_char, digit1, space0};
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
-use crate::encoding::{Encoding, char_at, is_unicode_space, utf8_char};
+use crate::encoding::{Encoding, char_at, decode, is_unicode_space, utf8_char};
 use crate::finding::{Finding, FindingKind};
 use crate::token::{TagSpans, Token, TokenKind};
 
@@ -70,8 +71,16 @@ enum Phase {
 #[derive(Debug)]
 pub(crate) struct Lexer {
     config: LexConfig,
-    /// Where the next run goes on: the start of a whitespace gap, or of an open comment.
+    /// Where the next run goes on: in a whitespace gap, or at the start of an open comment.
     pub(crate) pos: usize,
+    /// The whitespace gap at `pos` began before it (it ran to the end of the data last
+    /// time): the newlines it held so far (already counted in `newlines`) and the start of
+    /// the line after the last of them. Resuming there, rather than at the gap's start,
+    /// scans a long run of blank lines once and lets a skipped game drop it.
+    gap_newlines: u64,
+    gap_line_start: Option<usize>,
+    /// Offset 0 is the start of a line (false once bytes have been dropped).
+    zero_is_line_start: bool,
     /// Inside a comment that starts at `pos`: the search goes on from this line start.
     comment_from: Option<usize>,
     /// The search position of an open comment is a line start (to be checked for a tag).
@@ -83,7 +92,7 @@ pub(crate) struct Lexer {
     /// Anything but whitespace so far.
     pub(crate) has_content: bool,
     blank_after_tags: bool,
-    tag_names: Vec<u64>,
+    tag_names: TagNames,
     last_was_result: bool,
     /// The current line started with a tag: what follows on it does not end the tags.
     on_tag_line: bool,
@@ -104,6 +113,9 @@ impl Lexer {
         Lexer {
             config,
             pos: 0,
+            gap_newlines: 0,
+            gap_line_start: None,
+            zero_is_line_start: true,
             comment_from: None,
             comment_from_line_start: false,
             depth: 0,
@@ -112,7 +124,7 @@ impl Lexer {
             phase: Phase::Empty,
             has_content: false,
             blank_after_tags: false,
-            tag_names: Vec::new(),
+            tag_names: TagNames::default(),
             last_was_result: false,
             on_tag_line: false,
             tag_name: 0,
@@ -135,6 +147,8 @@ impl Lexer {
     /// Forgets the first `n` bytes of the game (skipped as part of an oversized game).
     pub(crate) fn shift(&mut self, n: usize) {
         self.pos = self.pos.saturating_sub(n);
+        self.gap_line_start = self.gap_line_start.map(|at| at.saturating_sub(n));
+        self.zero_is_line_start &= n == 0;
         self.no_newline_until = self.no_newline_until.saturating_sub(n);
         self.comment_from = self.comment_from.map(|from| from - n);
         self.outermost_open = self.outermost_open.saturating_sub(n);
@@ -211,6 +225,8 @@ impl Lexer {
         let mut last_was_result = self.last_was_result;
         let mut on_tag_line = self.on_tag_line;
         let mut newlines_total = self.newlines;
+        // A gap cut at the end of the data last time goes on here: no fast path.
+        let mut resumed_gap = self.gap_newlines > 0 || self.gap_line_start.is_some();
         let step = loop {
             // Whitespace is not stored: it is the bytes between tokens.
             let mut line_start = None;
@@ -220,18 +236,19 @@ impl Lexer {
                 && data[pos] == b' '
                 && CLASS[data[pos + 1] as usize] & SPACE == 0
                 && data[pos + 1] < 0x80
+                && !resumed_gap
             {
                 pos += 1;
             } else {
-                let gap_start = pos;
-                let mut newlines = 0u32;
-                let mut last_newline = 0;
+                let mut newlines = self.gap_newlines;
+                let mut next_line = self.gap_line_start;
                 while pos < limit {
                     let b = data[pos];
                     if CLASS[b as usize] & SPACE != 0 {
                         if b == b'\n' {
                             newlines += 1;
-                            last_newline = pos;
+                            newlines_total += 1;
+                            next_line = Some(pos + 1);
                         }
                         pos += 1;
                     } else if b >= 0x80 {
@@ -244,22 +261,26 @@ impl Lexer {
                     }
                 }
                 if pos >= limit {
-                    if eof {
-                        newlines_total += u64::from(newlines);
-                        break Step::End;
+                    if !eof {
+                        // The gap may go on in the next data: remember it and resume here.
+                        self.gap_newlines = newlines;
+                        self.gap_line_start = next_line;
                     }
-                    pos = gap_start;
-                    break Step::Need;
+                    break if eof { Step::End } else { Step::Need };
                 }
-                newlines_total += u64::from(newlines);
+                if resumed_gap {
+                    resumed_gap = false;
+                    self.gap_newlines = 0;
+                    self.gap_line_start = None;
+                }
                 if newlines > 0 {
-                    line_start = Some(last_newline + 1);
+                    line_start = next_line;
                     after_result_line = last_was_result;
                     on_tag_line = false;
                     if newlines > 1 && phase == Phase::Tags {
                         self.blank_after_tags = true;
                     }
-                } else if pos == 0 {
+                } else if pos == 0 && self.zero_is_line_start {
                     line_start = Some(0);
                 }
             }
@@ -341,7 +362,7 @@ impl Lexer {
                     phase = Phase::Tags;
                     on_tag_line = true;
                     self.blank_after_tags = false;
-                    self.tag_names.push(name);
+                    self.tag_names.insert(name);
                     if end <= self.max_tags_end {
                         self.tags_end = end;
                     }
@@ -575,13 +596,46 @@ impl Lexer {
         };
         let len = len.clamp(1, rest.len());
         if kind == TokenKind::Unknown {
-            let text = String::from_utf8_lossy(&rest[..len.min(40)]);
+            // The text as the game's encoding rule decodes it (`ÿ`, not U+FFFD).
+            let text: String = decode(&rest[..len], encoding).chars().take(40).collect();
             let message = format!("unexpected '{}'", text.escape_debug());
             let span = pos as u32..(pos + len) as u32;
             sink.findings
                 .push(Finding::new(FindingKind::Syntax, message, span));
         }
         (kind, len)
+    }
+}
+
+/// The (hashed) names of the tags seen in a tag section. A few are searched in a list;
+/// a section with thousands of tags (hostile input) moves them to a set, so that each
+/// tag line costs the same however many came before.
+#[derive(Debug, Default)]
+struct TagNames {
+    list: Vec<u64>,
+    set: HashSet<u64>,
+}
+
+impl TagNames {
+    const LIST_MAX: usize = 32;
+
+    fn insert(&mut self, name: u64) {
+        if self.list.len() < Self::LIST_MAX {
+            self.list.push(name);
+        } else {
+            self.set.insert(name);
+        }
+    }
+
+    fn contains(&self, name: &u64) -> bool {
+        self.list.contains(name) || (!self.set.is_empty() && self.set.contains(name))
+    }
+
+    fn clear(&mut self) {
+        self.list.clear();
+        if !self.set.is_empty() {
+            self.set.clear();
+        }
     }
 }
 
@@ -1099,9 +1153,10 @@ fn san_fast(s: &[u8]) -> Option<usize> {
     if !matches!(window[end - 2], b'a'..=b'h') || !matches!(window[end - 1], b'1'..=b'8') {
         return None;
     }
-    if matches!(window[end], b'+' | b'#') {
+    // A body of seven bytes leaves its marks past the window.
+    if matches!(s.get(end), Some(b'+' | b'#')) {
         end += 1;
-        if matches!(window[end], b'+' | b'#') {
+        if matches!(s.get(end), Some(b'+' | b'#')) {
             end += 1;
         }
     }

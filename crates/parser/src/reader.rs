@@ -121,6 +121,7 @@ impl ReaderBuilder {
             base: 0,
             eof: false,
             bom_checked: false,
+            utf16: None,
             line: 1,
             games: 0,
             skipping: false,
@@ -173,6 +174,8 @@ pub struct Reader<R> {
     base: u64,
     eof: bool,
     bom_checked: bool,
+    /// The input looks like UTF-16 (reported with the first game).
+    utf16: Option<&'static str>,
     /// Line number of the current game's first byte.
     line: u64,
     games: u64,
@@ -200,10 +203,12 @@ impl<R: Read> Reader<R> {
         game.encoding_choice = self.config.encoding;
         game.max_depth = self.config.max_depth;
         if !self.bom_checked {
-            while self.end - self.start < 3 && !self.eof {
+            while self.end - self.start < 4 && !self.eof {
                 self.fill()?;
             }
-            if self.buf[self.start..self.end].starts_with(b"\xEF\xBB\xBF") {
+            let head = &self.buf[self.start..self.end];
+            self.utf16 = utf16_name(head);
+            if head.starts_with(b"\xEF\xBB\xBF") {
                 self.start += 3;
             }
             self.bom_checked = true;
@@ -223,15 +228,24 @@ impl<R: Read> Reader<R> {
                 tags: &mut game.tags,
                 findings: &mut game.findings,
             };
-            // Only in a game being skipped, a line too long to hold is taken in pieces.
-            let mode = if self.eof {
-                Input::End
-            } else if self.skipping && data.len() - self.lexer.pos > LONG_LINE {
-                Input::Partial
-            } else {
-                Input::More
-            };
-            match self.lexer.run(data, mode, true, &mut sink) {
+            let mode = if self.eof { Input::End } else { Input::More };
+            let mut step = self.lexer.run(data, mode, true, &mut sink);
+            if step == Step::Need {
+                // Everything up to the last line end is tokenized; what is left is one
+                // incomplete line. A line too long to hold is taken in pieces: in a game
+                // being skipped, or when the line alone is over the size limit (its game
+                // is over the limit then, whichever game it belongs to).
+                let open = data.len() - self.lexer.droppable();
+                let threshold = if self.skipping {
+                    LONG_LINE
+                } else {
+                    LONG_LINE.max(self.config.max_game_size)
+                };
+                if open > threshold {
+                    step = self.lexer.run(data, Input::Partial, true, &mut sink);
+                }
+            }
+            match step {
                 Step::Boundary(at) => {
                     self.finish(game, at, offset);
                     return Ok(true);
@@ -249,7 +263,9 @@ impl<R: Read> Reader<R> {
                     return Ok(true);
                 }
                 Step::Need => {
-                    if self.skipping || self.lexer.pos > self.config.max_game_size {
+                    // Every byte before `droppable` belongs to this game (a game starts
+                    // only at a line start, and a comment goes on to its search point).
+                    if self.skipping || self.lexer.droppable() > self.config.max_game_size {
                         self.skip_oversized(game);
                     }
                     self.fill()?;
@@ -355,6 +371,14 @@ impl<R: Read> Reader<R> {
             self.lexer.finish(&mut sink);
             game.analyze_encoding();
         }
+        if let Some(name) = self.utf16.take() {
+            let message = format!(
+                "the file is {name}, which planilla does not read (NUL bytes between the \
+                 characters): convert it to UTF-8"
+            );
+            game.findings
+                .insert(0, Finding::new(FindingKind::Encoding, message, 0..2));
+        }
         self.start += at;
         self.games += 1;
         game.index = self.games;
@@ -367,5 +391,18 @@ impl<R: Read> Reader<R> {
         self.summary.utf8_games += (!info.ascii && info.single_byte_pieces == 0) as u64;
         self.summary.single_byte_games += (info.single_byte_pieces > 0) as u64;
         self.summary.replacement_games += info.replacement_chars as u64;
+    }
+}
+
+/// Whether the start of the input is UTF-16 text: a UTF-16 byte order mark, or ASCII
+/// characters each paired with a NUL byte.
+fn utf16_name(head: &[u8]) -> Option<&'static str> {
+    let ascii = |b: u8| b != 0 && b < 0x80;
+    match head {
+        [0xFF, 0xFE, ..] => Some("UTF-16 (little-endian)"),
+        [0xFE, 0xFF, ..] => Some("UTF-16 (big-endian)"),
+        [a, 0, b, 0, ..] if ascii(*a) && ascii(*b) => Some("UTF-16 (little-endian)"),
+        [0, a, 0, b, ..] if ascii(*a) && ascii(*b) => Some("UTF-16 (big-endian)"),
+        _ => None,
     }
 }
