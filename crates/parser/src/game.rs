@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Mutex;
 
 use crate::encoding::{self, Encoding, PieceEncoding};
 use crate::finding::{Finding, FindingKind};
@@ -53,6 +54,32 @@ pub struct Game {
     pub(crate) encoding_choice: Encoding,
     pub(crate) max_depth: u32,
     pub(crate) encoding: GameEncoding,
+    location_cache: LocationCache,
+}
+
+/// The last place [`Game::location`] computed, so that the next one, further on, counts
+/// lines and characters from there: reporting every finding of a game then costs one
+/// pass over its bytes, not one per finding.
+#[derive(Default)]
+struct LocationCache(Mutex<Option<Counted>>);
+
+#[derive(Clone, Copy)]
+struct Counted {
+    at: usize,
+    newlines: u64,
+    column: u64,
+}
+
+impl Clone for LocationCache {
+    fn clone(&self) -> Self {
+        LocationCache::default()
+    }
+}
+
+impl std::fmt::Debug for LocationCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LocationCache")
+    }
 }
 
 impl Default for Game {
@@ -76,6 +103,7 @@ impl Game {
             encoding_choice: Encoding::Auto,
             max_depth: DEFAULT_MAX_VARIATION_DEPTH,
             encoding: GameEncoding::default(),
+            location_cache: LocationCache::default(),
         }
     }
 
@@ -97,6 +125,15 @@ impl Game {
         self.findings.clear();
         self.skipped = 0;
         self.encoding = GameEncoding::default();
+        self.forget_locations();
+    }
+
+    fn forget_locations(&mut self) {
+        *self
+            .location_cache
+            .0
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner()) = None;
     }
 
     /// Tokenizes the game's bytes again, as one game (the reader has done it already):
@@ -115,6 +152,7 @@ impl Game {
             findings: &mut self.findings,
         };
         lexer::tokenize(&self.bytes, config, &mut sink);
+        self.forget_locations();
         self.analyze_encoding();
     }
 
@@ -251,20 +289,47 @@ impl Game {
     /// characters of the decoded line). Computed on demand. A position past the end is
     /// clamped to the end.
     pub fn location(&self, byte_in_game: usize) -> Location {
-        let at = byte_in_game.min(self.bytes.len());
-        let before = &self.bytes[..at];
-        let newlines = memchr::memchr_iter(b'\n', before).count() as u64;
-        let line_start = memchr::memrchr(b'\n', before).map_or(0, |nl| nl + 1);
-        let column = encoding::count_chars(&before[line_start..], self.encoding_choice) as u64 + 1;
+        let bytes = &self.bytes;
+        let at = byte_in_game.min(bytes.len());
+        let mut cache = self
+            .location_cache
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        // Go on from the last place when it lies before this one on a character boundary
+        // (not a UTF-8 continuation byte, which could be read either way).
+        let from = match *cache {
+            Some(c) if c.at <= at && (c.at == at || !matches!(bytes[c.at], 0x80..=0xBF)) => c,
+            _ => Counted {
+                at: 0,
+                newlines: 0,
+                column: 1,
+            },
+        };
+        let span = &bytes[from.at..at];
+        let counted = match memchr::memrchr(b'\n', span) {
+            None => Counted {
+                at,
+                newlines: from.newlines,
+                column: from.column + encoding::count_chars(span, self.encoding_choice) as u64,
+            },
+            Some(last) => Counted {
+                at,
+                newlines: from.newlines + memchr::memchr_iter(b'\n', span).count() as u64,
+                column: encoding::count_chars(&span[last + 1..], self.encoding_choice) as u64 + 1,
+            },
+        };
+        *cache = Some(counted);
         Location {
             byte: self.offset + at as u64,
-            line: self.first_line + newlines,
-            column,
+            line: self.first_line + counted.newlines,
+            column: counted.column,
         }
     }
 
     pub(crate) fn analyze_encoding(&mut self) {
         self.report_nul_bytes();
+        self.report_lone_cr();
         let bytes = &self.bytes;
         let mut info = GameEncoding {
             ascii: bytes.is_ascii(),
@@ -326,6 +391,25 @@ impl Game {
 }
 
 impl Game {
+    /// Text whose lines end with a lone CR (classic Mac OS) has no line ends planilla
+    /// reads, so neither its lines nor its games are told apart: say so, at the first CR.
+    fn report_lone_cr(&mut self) {
+        let bytes = &self.bytes;
+        if memchr::memchr(b'\n', bytes).is_some() {
+            return;
+        }
+        let Some(at) = memchr::memchr(b'\r', bytes) else {
+            return;
+        };
+        let at = at as u32;
+        self.insert_finding(Finding::new(
+            FindingKind::Syntax,
+            "lines end with a lone CR (classic Mac OS), which planilla does not read as line \
+             ends: games and lines are not told apart; convert the line ends to LF or CRLF",
+            at..at + 1,
+        ));
+    }
+
     /// NUL bytes are no PGN text: runs of them are what a crash while writing leaves.
     /// Outside comments and tag values the tokenizer reports each as an unexpected token;
     /// here the first one inside another token (a comment, a tag) gets a finding.
@@ -362,15 +446,17 @@ impl Game {
             ),
         };
         let at = at as u32;
+        self.insert_finding(Finding::new(FindingKind::Syntax, message, at..at + 1));
+    }
+
+    /// Adds a finding in the order of places (the tokenizer's findings are in order).
+    fn insert_finding(&mut self, finding: Finding) {
         let index = self
             .findings
             .iter()
-            .position(|f| f.span.start > at)
+            .position(|f| f.span.start > finding.span.start)
             .unwrap_or(self.findings.len());
-        self.findings.insert(
-            index,
-            Finding::new(FindingKind::Syntax, message, at..at + 1),
-        );
+        self.findings.insert(index, finding);
     }
 }
 

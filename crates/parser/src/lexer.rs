@@ -21,6 +21,11 @@ use crate::encoding::{Encoding, char_at, decode, is_unicode_space, utf8_char};
 use crate::finding::{Finding, FindingKind};
 use crate::token::{TagSpans, Token, TokenKind};
 
+/// The most syntax findings the tokenizer lists for one game; past it they are counted
+/// and reported as one finding, so that a game of garbage (16 MiB of `)` or of random
+/// bytes) costs bounded memory and output.
+pub const MAX_SYNTAX_FINDINGS: usize = 1000;
+
 /// Limits and choices for one tokenizer run.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LexConfig {
@@ -81,6 +86,11 @@ pub(crate) struct Lexer {
     gap_line_start: Option<usize>,
     /// Offset 0 is the start of a line (false once bytes have been dropped).
     zero_is_line_start: bool,
+    /// Syntax findings not listed (past [`MAX_SYNTAX_FINDINGS`]), and where the first
+    /// and the last of them are.
+    unlisted: u64,
+    first_unlisted: usize,
+    last_unlisted: usize,
     /// Inside a comment that starts at `pos`: the search goes on from this line start.
     comment_from: Option<usize>,
     /// The search position of an open comment is a line start (to be checked for a tag).
@@ -116,6 +126,9 @@ impl Lexer {
             gap_newlines: 0,
             gap_line_start: None,
             zero_is_line_start: true,
+            unlisted: 0,
+            first_unlisted: 0,
+            last_unlisted: 0,
             comment_from: None,
             comment_from_line_start: false,
             depth: 0,
@@ -181,6 +194,32 @@ impl Lexer {
             let at = self.outermost_open;
             sink.findings
                 .push(syntax("unterminated variation", at, at + 1));
+        }
+        if self.unlisted > 0 {
+            let at = self.first_unlisted;
+            let message = format!(
+                "{} more syntax errors in this game, from here on, are not listed",
+                self.unlisted
+            );
+            sink.findings.push(Finding::new(
+                FindingKind::Syntax,
+                message,
+                at as u32..at as u32 + 1,
+            ));
+        }
+    }
+
+    /// Adds a syntax finding, or counts it once the game has [`MAX_SYNTAX_FINDINGS`].
+    fn report(&mut self, sink: &mut Sink<'_>, finding: Finding) {
+        if sink.findings.len() < MAX_SYNTAX_FINDINGS {
+            sink.findings.push(finding);
+        } else {
+            let at = finding.span.start as usize;
+            if self.unlisted == 0 {
+                self.first_unlisted = at;
+            }
+            self.unlisted += 1;
+            self.last_unlisted = at;
         }
     }
 
@@ -381,8 +420,7 @@ impl Lexer {
                 // A tag pair after the moves started (not at a line start,
                 // where it would begin the next game): not a tag of this game.
                 sink.tags.pop();
-                sink.findings
-                    .push(syntax("tag pair inside the movetext", pos, end));
+                self.report(sink, syntax("tag pair inside the movetext", pos, end));
             }
             if on_tag_line
                 && matches!(
@@ -430,6 +468,10 @@ impl Lexer {
         }
         while sink.findings.last().is_some_and(|f| f.span.start >= pos) {
             sink.findings.pop();
+        }
+        // One token's finding at most was counted instead of listed.
+        if self.unlisted > 0 && self.last_unlisted >= pos as usize {
+            self.unlisted -= 1;
         }
     }
 
@@ -536,8 +578,7 @@ impl Lexer {
                 None => {
                     self.tag_name = tag_name_hash(rest);
                     let len = malformed_tag_len(rest);
-                    sink.findings
-                        .push(syntax("malformed tag pair", pos, pos + len));
+                    self.report(sink, syntax("malformed tag pair", pos, pos + len));
                     return (TokenKind::Unknown, len);
                 }
             },
@@ -562,7 +603,7 @@ impl Lexer {
                 (TokenKind::VariationEnd, 1)
             }
             b')' => {
-                sink.findings.push(syntax("unmatched ')'", pos, pos + 1));
+                self.report(sink, syntax("unmatched ')'", pos, pos + 1));
                 return (TokenKind::Unknown, 1);
             }
             b'$' => match nag_len(rest) {
@@ -600,8 +641,7 @@ impl Lexer {
             let text: String = decode(&rest[..len], encoding).chars().take(40).collect();
             let message = format!("unexpected '{}'", text.escape_debug());
             let span = pos as u32..(pos + len) as u32;
-            sink.findings
-                .push(Finding::new(FindingKind::Syntax, message, span));
+            self.report(sink, Finding::new(FindingKind::Syntax, message, span));
         }
         (kind, len)
     }

@@ -66,6 +66,7 @@ mod writer;
 pub use encoding::{Encoding, PieceEncoding};
 pub use finding::{Finding, FindingKind};
 pub use game::{AllTokens, DEFAULT_MAX_VARIATION_DEPTH, Game, GameEncoding, Location};
+pub use lexer::MAX_SYNTAX_FINDINGS;
 pub use reader::{
     DEFAULT_BUFFER_SIZE, DEFAULT_MAX_GAME_SIZE, EncodingSummary, Reader, ReaderBuilder,
 };
