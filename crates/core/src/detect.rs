@@ -23,7 +23,6 @@ pub enum Detection {
     Ambiguous(Vec<Lang>),
 }
 
-
 /// The language when the letters alone decide it (one distinct reading),
 /// without replaying anything or collecting the moves; `None` when
 /// [`detect`] must replay.
