@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+"""Helper of scripts/bench (run that, not this): times `planilla check` against its peers.
+
+    bench.py [--rounds N] [--memory] --planilla BIN --peer BIN --pgn-extract BIN --corpora DIR --out DIR
+    bench.py --python-chess-worker FILE     (the python-chess reader, run as a child)
+
+Every tool reads the same corpus file (the files of CORPORA/real repeated to >= 200 MB)
+in each round, tools in alternation (the order rotates from round to round); python-chess
+reads a 10 MB slice of that file cut at a game boundary (the first 10 MB: one copy of
+every real file and part of a second), and its rates stand for the whole file. Wall time by perf_counter around the
+child, peak RSS (%M) and CPU time (%U + %S) from /usr/bin/time. Prints per-round MB/s, then medians, ratios and the targets of the issue.
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+MB = 1_000_000
+CORPUS_MIN = 200 * MB
+SLICE_SIZE = 10 * MB
+MEMORY_MIN = 1_000 * MB
+
+
+def say(msg):
+    print(f"bench: {msg}", flush=True)
+
+
+# ----------------------------------------------------------------------------- corpora
+
+
+def real_files(corpora):
+    files = sorted((Path(corpora) / "real").glob("*.pgn"))
+    if not files:
+        sys.exit(f"bench: no *.pgn in {corpora}/real")
+    return files
+
+
+def cycle_bytes(files):
+    """One copy of every real file, each followed by a blank line (a game boundary)."""
+    parts = []
+    for f in files:
+        data = f.read_bytes()
+        parts.append(data)
+        parts.append(b"\n" if data.endswith(b"\n") else b"\n\n")
+    return b"".join(parts)
+
+
+def build_corpus(corpora, path, min_size):
+    """Writes path (the real files repeated until >= min_size) unless it is already there.
+    Returns (size, repeats, number of files)."""
+    files = real_files(corpora)
+    cycle = cycle_bytes(files)
+    repeats = -(-min_size // len(cycle))
+    size = repeats * len(cycle)
+    if path.exists() and path.stat().st_size == size:
+        return size, repeats, len(files)
+    say(f"building {path}: the {len(files)} files of {corpora}/real repeated {repeats} times")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "wb") as out:
+        for _ in range(repeats):
+            out.write(cycle)
+    os.replace(tmp, path)
+    return size, repeats, len(files)
+
+
+def build_slice(corpus, path, size):
+    """The first `size` bytes of corpus, cut back to the start of the last game that
+    begins inside them (a blank line followed by a tag line)."""
+    with open(corpus, "rb") as f:
+        head = f.read(size)
+    cut = max(head.rfind(b"\n\n["), head.rfind(b"\n\r\n["))
+    if cut < 0:
+        sys.exit("bench: no game boundary found for the slice")
+    cut = head.index(b"[", cut)
+    data = head[:cut]
+    if not (path.exists() and path.read_bytes() == data):
+        path.write_bytes(data)
+    return len(data)
+
+
+def warm(path):
+    """Reads the file once so every tool finds it in the page cache."""
+    with open(path, "rb") as f:
+        while f.read(1 << 24):
+            pass
+
+
+# ----------------------------------------------------------------------------- running
+
+
+class Result:
+    def __init__(self, wall, cpu, rss_kb, stdout):
+        self.wall, self.cpu, self.rss_kb, self.stdout = wall, cpu, rss_kb, stdout
+
+
+def run(cmd, out_dir, name, ok_codes=(0,)):
+    """Runs cmd under /usr/bin/time (a small parent: the peak RSS of a child forked from
+    this Python process would count the pages it inherited). Wall time by perf_counter."""
+    out_path = out_dir / f"{name}.out"
+    err_path = out_dir / f"{name}.err"
+    time_path = out_dir / f"{name}.time"
+    full = ["/usr/bin/time", "-f", "%e %M %U %S", "-o", str(time_path)] + [str(c) for c in cmd]
+    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        start = time.perf_counter()
+        code = subprocess.call(full, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        wall = time.perf_counter() - start
+    fields = time_path.read_text().split()
+    if code not in ok_codes:
+        tail = err_path.read_text(errors="replace")[-2000:]
+        sys.exit(f"bench: {' '.join(map(str, cmd))} exited with {code}\n{tail}")
+    # The last line of time's output; a non-zero status adds a "Command exited" line first.
+    _, rss_kb, user, system = fields[-4:]
+    return Result(wall, float(user) + float(system), int(rss_kb), out_path.read_bytes())
+
+
+def planilla_games(stdout):
+    import json
+
+    last = stdout.rstrip().rsplit(b"\n", 1)[-1]
+    summary = json.loads(last)
+    assert summary["type"] == "summary", summary
+    return summary
+
+
+class Tool:
+    def __init__(self, key, label, cmd, file, size, ok_codes=(0,)):
+        self.key, self.label, self.cmd, self.file, self.size = key, label, cmd, file, size
+        self.ok_codes = ok_codes
+        self.results = []
+
+    def median(self, attr):
+        return statistics.median(getattr(r, attr) for r in self.results)
+
+    def mbs(self):
+        return self.size / MB / self.median("wall")
+
+    def cpu_per_mb(self):
+        return self.median("cpu") / (self.size / MB)
+
+
+def python_chess_worker(path):
+    import chess.pgn
+
+    games = with_errors = plies = 0
+    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+        while True:
+            game = chess.pgn.read_game(f)
+            if game is None:
+                break
+            games += 1
+            # read_game replays every move (variations included) with Board.parse_san
+            # and push; moves it cannot make are in game.errors.
+            with_errors += bool(game.errors)
+            plies += game.end().ply() - game.ply()
+    print(f"games {games} with-errors {with_errors} mainline-plies {plies}")
+
+
+# ----------------------------------------------------------------------------- report
+
+
+def fmt_int(x):
+    return f"{x:,.0f}"
+
+
+def table(rows, header):
+    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+    line = lambda r: "  ".join(
+        str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(r, widths))
+    )
+    print(line(header))
+    print("  ".join("-" * w for w in widths))
+    for r in rows:
+        print(line(r))
+
+
+def bench(args):
+    out_dir = Path(args.out)
+    runs_dir = out_dir / "runs"
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    corpus = out_dir / "real-200mb.pgn"
+    size, repeats, nfiles = build_corpus(args.corpora, corpus, CORPUS_MIN)
+    slice_path = out_dir / "real-10mb-slice.pgn"
+    slice_size = build_slice(corpus, slice_path, SLICE_SIZE)
+    cores = len(os.sched_getaffinity(0))
+    jn = f"-j{cores}"
+
+    pl = [args.planilla, "check", "--format", "jsonl"]
+    tools = [
+        Tool("pl1", "planilla check -j1", pl + ["-j1", str(corpus)], corpus, size, (0, 1)),
+        Tool("pln", f"planilla check {jn}", pl + [jn, str(corpus)], corpus, size, (0, 1)),
+        Tool("peer", "pgn-reader+shakmaty peer", [args.peer, "--quiet", str(corpus)], corpus, size),
+        Tool("pgnx", "pgn-extract -r -s --quiet", [args.pgn_extract, "-r", "-s", "--quiet", str(corpus)], corpus, size),
+        Tool("pych", "python-chess read_game", [sys.executable, __file__, "--python-chess-worker", str(slice_path)], slice_path, slice_size),
+    ]
+    by = {t.key: t for t in tools}
+
+    warm(corpus)
+    # Game counts (for games/s) from planilla's summary, one untimed run per file.
+    games = planilla_games(run(pl + [jn, str(corpus)], runs_dir, "count", (0, 1)).stdout)
+    games_slice = planilla_games(run(pl + [jn, str(slice_path)], runs_dir, "count-slice", (0, 1)).stdout)
+    ngames = {corpus: games["games"], slice_path: games_slice["games"]}
+    say(
+        f"corpus {corpus}: {size / MB:.1f} MB, {games['games']:,} games, {games['plies']:,} plies "
+        f"(the {nfiles} files of {args.corpora}/real repeated {repeats} times); "
+        f"python-chess slice {slice_path}: {slice_size / MB:.1f} MB, {games_slice['games']:,} games"
+    )
+    say(f"{args.rounds} rounds, {cores} cores; tools alternate, the order rotates each round")
+
+    load_before = os.getloadavg()[0]
+    for rnd in range(args.rounds):
+        order = tools[rnd % len(tools):] + tools[: rnd % len(tools)]
+        cells = []
+        for t in order:
+            r = run(t.cmd, runs_dir, t.key, t.ok_codes)
+            t.results.append(r)
+            cells.append(f"{t.key} {t.size / MB / r.wall:.1f}")
+        say(f"round {rnd + 1}: MB/s " + ", ".join(cells))
+
+    # Sanity: every tool saw the games planilla saw.
+    peer_games = int(by["peer"].results[-1].stdout.split()[1])
+    py_games = int(by["pych"].results[-1].stdout.split()[1])
+    for name, seen, want in (("peer", peer_games, games["games"]), ("python-chess", py_games, games_slice["games"])):
+        if seen != want:
+            say(f"note: {name} counted {seen:,} games, planilla {want:,}")
+
+    base1, basen = by["pl1"], by["pln"]
+
+    def ratios(t):
+        return base1.mbs() / t.mbs(), basen.mbs() / t.mbs()
+
+    def cpu_ratio(t):
+        return t.cpu_per_mb() / base1.cpu_per_mb()
+
+    print()
+    print(f"Medians of {args.rounds} rounds; MB = 10^6 bytes; -j1 / tool = planilla's speed / the tool's speed;")
+    print("CPU/wall = cores kept busy; CPU/MB vs -j1 = the tool's CPU seconds per MB / planilla -j1's")
+    print(f"file: {corpus.name} ({size / MB:.1f} MB, {games['games']:,} games); python-chess: {slice_path.name} "
+          f"({slice_size / MB:.1f} MB, {games_slice['games']:,} games), its rates scaled to the whole file")
+    print()
+    rows = []
+    for t in tools:
+        r1, rn = ratios(t)
+        g = ngames[t.file] / t.median("wall")
+        rows.append([
+            t.label,
+            fmt_int(g),
+            f"{t.mbs():.1f}",
+            f"{t.median('rss_kb') / 1024:.1f} MiB",
+            f"{t.median('cpu') / t.median('wall'):.2f}",
+            f"{r1:.2f}x",
+            f"{rn:.2f}x",
+            f"{cpu_ratio(t):.2f}x",
+        ])
+    table(rows, ["tool", "games/s", "MB/s", "peak RSS", "CPU/wall", "-j1 / tool", f"{jn} / tool", "CPU/MB vs -j1"])
+    print()
+    print(f"load average (1 min) before / after the rounds: {load_before:.2f} / {os.getloadavg()[0]:.2f} "
+          f"on {cores} cores (other processes take CPU from the timed ones: see CPU/wall)")
+    py = by["pych"]
+    print()
+    print(f"python-chess scaled to the full file: {size / MB / py.mbs() / 60:.1f} min "
+          f"(vs {base1.median('wall'):.1f} s for planilla -j1)")
+
+    r_peer = base1.mbs() / by["peer"].mbs()
+    r_par = basen.mbs() / base1.mbs()
+    r_pgnx = ratios(by["pgnx"])
+    r_py = ratios(py)
+    rss = max(max(r.rss_kb for r in t.results) for t in (base1, basen)) / 1024
+    busy = basen.median("cpu") / basen.median("wall")
+    verdict = lambda ok: "met" if ok else "MISSED"
+    print()
+    print("targets:")
+    print(f"  planilla -j1 vs pgn-reader+shakmaty peer >= 1.0x (aim 1.5x): {r_peer:.2f}x  {verdict(r_peer >= 1.0)}"
+          + ("" if r_peer < 1.0 else f", aim {verdict(r_peer >= 1.5)}"))
+    print(f"  planilla {jn} vs planilla -j1 >= 1.8x:                       {r_par:.2f}x  {verdict(r_par >= 1.8)}"
+          + ("" if busy >= 1.5 else f" (but {jn} kept only {busy:.2f} cores busy: the machine was not free)"))
+    print(f"  planilla vs pgn-extract >= 5x:     -j1 {r_pgnx[0]:.2f}x  {verdict(r_pgnx[0] >= 5)}, {jn} {r_pgnx[1]:.2f}x  {verdict(r_pgnx[1] >= 5)}")
+    print(f"  planilla vs python-chess >= 100x:  -j1 {r_py[0]:.1f}x  {verdict(r_py[0] >= 100)}, {jn} {r_py[1]:.1f}x  {verdict(r_py[1] >= 100)}")
+    print(f"  planilla peak RSS < 100 MB (this file; 1 GB: scripts/bench --memory): {rss:.1f} MiB  {verdict(rss * 1.048576 < 100)}")
+
+
+def memory(args):
+    out_dir = Path(args.out)
+    runs_dir = out_dir / "runs"
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    cores = len(os.sched_getaffinity(0))
+    jn = f"-j{cores}"
+    for name, min_size in (("real-200mb.pgn", CORPUS_MIN), ("real-1gb.pgn", MEMORY_MIN)):
+        path = out_dir / name
+        size, repeats, nfiles = build_corpus(args.corpora, path, min_size)
+        warm(path)
+        r = run([args.planilla, "check", "--format", "jsonl", jn, str(path)], runs_dir, "memory", (0, 1))
+        s = planilla_games(r.stdout)
+        say(f"planilla check --format jsonl {jn} {path}: {size / MB:,.0f} MB ({nfiles} files x {repeats}), "
+            f"{s['games']:,} games: peak RSS {r.rss_kb / 1024:.1f} MiB, {r.wall:.1f} s, {size / MB / r.wall:.1f} MB/s")
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--python-chess-worker":
+        python_chess_worker(sys.argv[2])
+        return
+    p = argparse.ArgumentParser()
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--memory", action="store_true")
+    for opt in ("--planilla", "--peer", "--pgn-extract", "--corpora", "--out"):
+        p.add_argument(opt, required=True)
+    args = p.parse_args()
+    if args.memory:
+        memory(args)
+    else:
+        bench(args)
+
+
+if __name__ == "__main__":
+    main()
