@@ -619,7 +619,11 @@ impl GameChecker<'_> {
         };
 
         self.record(token.start, text.len(), before, Some(m));
-        let after = before.play(&m);
+        // The move is made in place: a copy of a freshly written position
+        // stalls the processor (narrow stores read back by wide loads).
+        line.prev = Some(before);
+        line.pos.play_unchecked(&m);
+        let after = &line.pos;
         let gives_check = after.is_check();
         let has_moves = after.has_legal_moves();
         let deserved = match (gives_check, has_moves) {
@@ -634,17 +638,18 @@ impl GameChecker<'_> {
 
         // Book-keeping for repetition: positions before an irreversible move never recur.
         let rules = self.config.rules;
-        line.prev = Some(before);
         if m.is_zeroing() {
             line.prev_history = None;
             line.history.clear();
         } else {
             line.prev_history = Some(line.history.len());
         }
-        let key = rules.key(&after);
+        let after = &line.pos;
+        let key = rules.key(after);
         let occurrences = line.history.iter().filter(|&&k| k == key).count() + 1;
+        let insufficient = after.is_insufficient_material();
+        let clock = after.halfmove_clock();
         line.history.push(key);
-        line.pos = after;
         line.ply = site.ply;
         self.plies += 1;
 
@@ -654,11 +659,11 @@ impl GameChecker<'_> {
             } else {
                 End::Stalemate
             })
-        } else if after.is_insufficient_material() {
+        } else if insufficient {
             Some(End::DeadPosition)
         } else if rules.automatic_draws() && occurrences >= 5 {
             Some(End::Fivefold)
-        } else if rules.automatic_draws() && after.halfmove_clock() >= 150 {
+        } else if rules.automatic_draws() && clock >= 150 {
             Some(End::SeventyFive)
         } else {
             None
@@ -667,14 +672,14 @@ impl GameChecker<'_> {
             && !ended_before
         {
             let (numbered, _) = self.describe(&site);
-            line.end = Some((end, site.ply, numbered, after));
+            line.end = Some((end, site.ply, numbered, line.pos));
         }
         // A move that mates or stalemates ends the game at once: nobody can
         // claim a draw after it.
         if !has_moves || ended_before {
             return None;
         }
-        Some((occurrences >= 3, after.halfmove_clock() >= 100))
+        Some((occurrences >= 3, clock >= 100))
     }
 
     fn record(&mut self, start: u32, len: usize, before: Position, mv: Option<Move>) {
