@@ -537,6 +537,36 @@ impl San {
         })
     }
 
+    /// The plain shapes nearly every move has (`Nf3`, `exd5`, `Qh4xe1+`,
+    /// `e8=Q#`), read quickly; `None` for anything else, which
+    /// [`San::parse`] reads (and for these shapes gives the same result).
+    /// The small return value comes back in registers, which matters in a
+    /// loop over millions of moves.
+    #[inline]
+    pub fn parse_plain(bytes: &[u8], lang: Lang) -> Option<San> {
+        parse_plain(bytes, lang)
+    }
+
+    /// The legal move in the common case (one piece of the written kind can
+    /// make an ordinary move to the square), without generating moves;
+    /// `None` when [`San::resolve`] must decide (and explain a failure).
+    #[inline]
+    pub fn resolve_quick(&self, pos: &Position) -> Option<Move> {
+        match self.kind {
+            SanKind::Normal {
+                role,
+                file,
+                rank,
+                to,
+                promotion,
+                ..
+            } if !self.forms.contains(Forms::LONG_ALGEBRAIC) => {
+                resolve_direct(pos, role, from_mask(file, rank), to, promotion)
+            }
+            _ => None,
+        }
+    }
+
     /// Whether this is a null move.
     pub fn is_null(&self) -> bool {
         matches!(self.kind, SanKind::Null)

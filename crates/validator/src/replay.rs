@@ -533,7 +533,11 @@ impl GameChecker<'_> {
             path: line.path.clone(),
         };
 
-        let san = match San::parse(text, self.lang) {
+        let parsed = match San::parse_plain(text, self.lang) {
+            Some(san) => Ok(san),
+            None => San::parse(text, self.lang),
+        };
+        let san = match parsed {
             Ok(san) => san,
             Err(e) => {
                 let (_, written) = self.describe(&site);
@@ -608,7 +612,11 @@ impl GameChecker<'_> {
             return None;
         }
 
-        let m = match san.resolve_with(&before, &mut self.list) {
+        let resolved = match san.resolve_quick(&before) {
+            Some(m) => Ok(m),
+            None => san.resolve_with(&before, &mut self.list),
+        };
+        let m = match resolved {
             Ok(m) => m,
             Err(e) => {
                 let (code, message) = self.explain(&site, &san, e);
