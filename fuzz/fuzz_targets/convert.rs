@@ -13,20 +13,34 @@ fn games(input: &[u8]) -> Vec<Game> {
     let mut reader = Reader::new(input);
     let mut out = Vec::new();
     let mut game = Game::new();
-    while reader.read_game(&mut game).expect("reading from a slice cannot fail") {
+    while reader
+        .read_game(&mut game)
+        .expect("reading from a slice cannot fail")
+    {
         out.push(game.clone());
     }
     out
 }
 
 fn convert_all(games: &[Game], from: Option<Lang>, to: Lang) -> (Vec<u8>, bool) {
-    let options = Options { from, to, ..Options::default() };
+    let options = Options {
+        from,
+        to,
+        ..Options::default()
+    };
     let mut text = Vec::new();
     let mut complete = true;
     for game in games {
         let converted = convert_game(game, &options);
-        assert!(std::str::from_utf8(&converted.text).is_ok(), "convert writes UTF-8");
-        for encoding in [OutputEncoding::Utf8, OutputEncoding::Windows1252, OutputEncoding::Latin1] {
+        assert!(
+            std::str::from_utf8(&converted.text).is_ok(),
+            "convert writes UTF-8"
+        );
+        for encoding in [
+            OutputEncoding::Utf8,
+            OutputEncoding::Windows1252,
+            OutputEncoding::Latin1,
+        ] {
             let mut out = Vec::new();
             if encode(&converted, game, encoding, &mut out).is_ok() {
                 assert!(
@@ -48,7 +62,9 @@ fn opens_with_draw_offer(game: &Game) -> bool {
     game.tokens()
         .iter()
         .find(|t| {
-            !t.kind.is_trivia() && t.kind != TokenKind::Tag && game.token_bytes(t).first() != Some(&b'[')
+            !t.kind.is_trivia()
+                && t.kind != TokenKind::Tag
+                && game.token_bytes(t).first() != Some(&b'[')
         })
         .is_some_and(|t| t.kind == TokenKind::DrawOffer)
 }

@@ -13,8 +13,16 @@ fn read_back(pos: &Position, validation: Validation) {
     let again = Position::from_fen(&fen, validation)
         .unwrap_or_else(|e| panic!("{fen:?} written by fen() does not read back: {e}"));
     assert_eq!(again.fen(), fen, "fen() is not stable");
-    assert_eq!(again.zobrist(), pos.zobrist(), "{fen}: zobrist differs on reading back");
-    assert_eq!(again.zobrist_2005(), pos.zobrist_2005(), "{fen}: zobrist_2005 differs");
+    assert_eq!(
+        again.zobrist(),
+        pos.zobrist(),
+        "{fen}: zobrist differs on reading back"
+    );
+    assert_eq!(
+        again.zobrist_2005(),
+        pos.zobrist_2005(),
+        "{fen}: zobrist_2005 differs"
+    );
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -32,7 +40,11 @@ fuzz_target!(|data: &[u8]| {
     let moves = pos.legal_moves();
     assert_eq!(moves.len() as u64, pos.count_legal());
     assert_eq!(moves.len() > 0, pos.has_legal_moves());
-    let _ = (pos.game_end(), pos.is_insufficient_material(), pos.legal_ep_square());
+    let _ = (
+        pos.game_end(),
+        pos.is_insufficient_material(),
+        pos.legal_ep_square(),
+    );
     for m in moves.iter() {
         assert!(pos.is_legal(m));
         let after = pos.play(m);
@@ -40,7 +52,12 @@ fuzz_target!(|data: &[u8]| {
         let written = SanPlus::from_move(&pos, m).to_string_in(Lang::En);
         let back = San::parse(written.as_bytes(), Lang::En)
             .unwrap_or_else(|e| panic!("{written:?} does not parse: {e}"));
-        assert_eq!(back.resolve(&pos).as_ref(), Ok(m), "{written:?} in {}", pos.fen());
+        assert_eq!(
+            back.resolve(&pos).as_ref(),
+            Ok(m),
+            "{written:?} in {}",
+            pos.fen()
+        );
         let _ = m.to_uci(true);
         let _ = after.count_legal();
     }

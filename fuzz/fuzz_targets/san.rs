@@ -57,7 +57,10 @@ fuzz_target!(|data: &[u8]| {
                     .unwrap_or_else(|e| panic!("{written:?} ({to:?}) does not resolve: {e:?}"));
                 assert_eq!(m, m2, "{written:?} ({to:?}) names another move");
                 let canonical = back.notation(pos, &m2, &after);
-                assert!(canonical.is_canonical(), "{written:?} ({to:?}): {canonical:?}");
+                assert!(
+                    canonical.is_canonical(),
+                    "{written:?} ({to:?}): {canonical:?}"
+                );
             }
         }
     }

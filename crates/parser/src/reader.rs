@@ -36,6 +36,7 @@
 //! `scripts/check-corpora` checks this against an independent count.
 
 use std::io::{self, Read};
+use std::panic::{self, AssertUnwindSafe};
 
 use crate::encoding::Encoding;
 use crate::finding::{Finding, FindingKind};
@@ -127,6 +128,7 @@ impl ReaderBuilder {
             skipping: false,
             dropped: 0,
             summary: EncodingSummary::default(),
+            failed: false,
         }
     }
 }
@@ -184,6 +186,8 @@ pub struct Reader<R> {
     /// Bytes of the current game dropped while skipping.
     dropped: u64,
     summary: EncodingSummary,
+    /// A panic was caught: the input is not read any further.
+    failed: bool,
 }
 
 impl<R: Read> Reader<R> {
@@ -197,8 +201,36 @@ impl<R: Read> Reader<R> {
     ///
     /// # Errors
     ///
-    /// Only I/O errors of the underlying reader; problems in the PGN are findings.
+    /// I/O errors of the underlying reader; problems in the PGN are findings. Should the
+    /// tokenizer ever panic (a bug), the panic is caught and returned as an error naming
+    /// the game and its byte offset, and the reader ends there: the games before it stand,
+    /// and a caller reading many files goes on with the next one.
     pub fn read_game(&mut self, game: &mut Game) -> io::Result<bool> {
+        if self.failed {
+            return Ok(false);
+        }
+        let offset = self.base + self.start as u64;
+        let index = self.games + 1;
+        match panic::catch_unwind(AssertUnwindSafe(|| self.read_game_unguarded(game))) {
+            Ok(result) => result,
+            Err(panic) => {
+                self.failed = true;
+                self.buf = Vec::new();
+                game.clear();
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".to_string());
+                Err(io::Error::other(format!(
+                    "internal error reading game {index} at byte {offset} ({what}): a bug in \
+                     planilla, please report it; the rest of this input is not read"
+                )))
+            }
+        }
+    }
+
+    fn read_game_unguarded(&mut self, game: &mut Game) -> io::Result<bool> {
         game.clear();
         game.encoding_choice = self.config.encoding;
         game.max_depth = self.config.max_depth;
