@@ -577,3 +577,31 @@ fn a_panic_while_reading_is_an_error_naming_the_game() {
     assert!(error.contains("the input exploded"), "{error}");
     assert!(!reader.read_game(&mut game).unwrap());
 }
+
+/// An input that fails in the middle (a compressed file cut short, a disk error) is an
+/// error naming the game it cut and how much was read.
+#[test]
+fn a_read_error_names_the_game_it_cut() {
+    struct Failing(Vec<u8>, usize);
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.1 == self.0.len() {
+                return Err(std::io::Error::other("incomplete deflate stream"));
+            }
+            let n = buf.len().min(self.0.len() - self.1);
+            buf[..n].copy_from_slice(&self.0[self.1..self.1 + n]);
+            self.1 += n;
+            Ok(n)
+        }
+    }
+    let data = format!("{}{}", good(1), &good(2)[..20]).into_bytes();
+    let len = data.len();
+    let mut reader = Reader::new(Failing(data, 0));
+    let mut game = Game::new();
+    assert!(reader.read_game(&mut game).unwrap());
+    let error = reader.read_game(&mut game).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        format!("game 2, after {len} bytes of text: incomplete deflate stream")
+    );
+}

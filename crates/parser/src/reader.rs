@@ -201,7 +201,8 @@ impl<R: Read> Reader<R> {
     ///
     /// # Errors
     ///
-    /// I/O errors of the underlying reader; problems in the PGN are findings. Should the
+    /// I/O errors of the underlying reader, with the game and the number of bytes read
+    /// before them in the message; problems in the PGN are findings. Should the
     /// tokenizer ever panic (a bug), the panic is caught and returned as an error naming
     /// the game and its byte offset, and the reader ends there: the games before it stand,
     /// and a caller reading many files goes on with the next one.
@@ -212,6 +213,14 @@ impl<R: Read> Reader<R> {
         let offset = self.base + self.start as u64;
         let index = self.games + 1;
         match panic::catch_unwind(AssertUnwindSafe(|| self.read_game_unguarded(game))) {
+            // Say where the input failed: a file cut short names the game it cut.
+            Ok(Err(e)) => Err(io::Error::new(
+                e.kind(),
+                format!(
+                    "game {index}, after {} bytes of text: {e}",
+                    self.base + self.end as u64
+                ),
+            )),
             Ok(result) => result,
             Err(panic) => {
                 self.failed = true;
