@@ -8,6 +8,7 @@ use libfuzzer_sys::fuzz_target;
 use planilla_converter::{Options, OutputEncoding, convert_game, encode};
 use planilla_core::san::Lang;
 use planilla_parser::{Encoding, Game, Reader, TokenKind};
+use planilla_validator::Rules;
 
 fn games(input: &[u8]) -> Vec<Game> {
     let mut reader = Reader::new(input);
@@ -22,12 +23,8 @@ fn games(input: &[u8]) -> Vec<Game> {
     out
 }
 
-fn convert_all(games: &[Game], from: Option<Lang>, to: Lang) -> (Vec<u8>, bool) {
-    let options = Options {
-        from,
-        to,
-        ..Options::default()
-    };
+fn convert_all(games: &[Game], from: Option<Lang>, to: Lang, rules: Rules) -> (Vec<u8>, bool) {
+    let options = Options { from, to, rules };
     let mut text = Vec::new();
     let mut complete = true;
     for game in games {
@@ -72,9 +69,11 @@ fn opens_with_draw_offer(game: &Game) -> bool {
 fuzz_target!(|data: &[u8]| {
     let [selector, input @ ..] = data else { return };
     let to = Lang::ALL[*selector as usize % Lang::ALL.len()];
+    // The draw rules change only the findings, never the text.
+    let rules = Rules::ALL[(*selector as usize >> 3) % Rules::ALL.len()];
     let input_games = games(input);
-    let (english, complete) = convert_all(&input_games, None, Lang::En);
-    let (target, _) = convert_all(&input_games, None, to);
+    let (english, complete) = convert_all(&input_games, None, Lang::En, rules);
+    let (target, _) = convert_all(&input_games, None, to, Rules::default());
     let output_games = games(&target);
     if input_games.iter().any(opens_with_draw_offer) {
         return;
@@ -87,7 +86,7 @@ fuzz_target!(|data: &[u8]| {
     );
     if complete && input_games.iter().all(|g| g.encoding().utf8) {
         // Through another language and back: the same text as straight to English.
-        let (back, _) = convert_all(&output_games, Some(to), Lang::En);
+        let (back, _) = convert_all(&output_games, Some(to), Lang::En, rules);
         assert!(
             back == english,
             "{to:?} and back differs:\n{}\n---\n{}",
