@@ -165,15 +165,7 @@ impl<W: Write> Writer<W> {
                     Severity::Warning => "warning",
                     Severity::Note => "notice",
                 };
-                let mut text = format!("game {}", f.game);
-                if let Some(ply) = f.ply {
-                    text.push_str(&format!(", ply {ply}"));
-                }
-                if let Some(m) = &f.numbered_move {
-                    text.push_str(&format!(" ({m})"));
-                }
-                text.push_str(": ");
-                text.push_str(&f.message);
+                let text = plain_text(f);
                 b.push_str(&format!(
                     "::{level} file={},line={},col={},title={}::{}\n",
                     github_property(file),
@@ -193,16 +185,7 @@ impl<W: Write> Writer<W> {
                 b.push_str(",\"level\":");
                 json_str(b, sarif_level(f.severity()));
                 b.push_str(",\"message\":{\"text\":");
-                let mut text = format!("game {}", f.game);
-                if let Some(ply) = f.ply {
-                    text.push_str(&format!(", ply {ply}"));
-                }
-                if let Some(m) = &f.numbered_move {
-                    text.push_str(&format!(" ({m})"));
-                }
-                text.push_str(": ");
-                text.push_str(&f.message);
-                json_str(b, &text);
+                json_str(b, &plain_text(f));
                 b.push_str(
                     "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":",
                 );
@@ -263,6 +246,21 @@ impl<W: Write> Writer<W> {
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+}
+
+/// A finding as one sentence without its place (for formats that carry the
+/// place separately): `game 3, ply 12 (6... Qxf2#): message`.
+fn plain_text(f: &Finding) -> String {
+    let mut text = format!("game {}", f.game);
+    if let Some(ply) = f.ply {
+        text.push_str(&format!(", ply {ply}"));
+    }
+    if let Some(m) = &f.numbered_move {
+        text.push_str(&format!(" ({m})"));
+    }
+    text.push_str(": ");
+    text.push_str(&f.message);
+    text
 }
 
 fn sarif_level(s: Severity) -> &'static str {

@@ -856,7 +856,7 @@ impl Position {
                 } else {
                     CastlingSide::QueenSide
                 };
-                if let Some(m) = self.castle_unchecked_by_check(king, rook, side) {
+                if let Ok(m) = self.castle_unchecked_by_check(king, rook, side) {
                     sink.one(m);
                 }
             }
@@ -871,7 +871,7 @@ impl Position {
         king: Square,
         rook: Square,
         side: CastlingSide,
-    ) -> Option<Move> {
+    ) -> Result<Move, CastlingError> {
         let color = self.turn;
         let king_to = side.king_to(color);
         let rook_to = side.rook_to(color);
@@ -879,16 +879,16 @@ impl Position {
             - Bitboard::from_square(king)
             - Bitboard::from_square(rook);
         if (self.board.occupied() & path).any() {
-            return None;
+            return Err(CastlingError::PathBlocked);
         }
         let occ = self.board.occupied().with_toggled(king).with_toggled(rook);
         let them = color.other();
         for sq in between(king, king_to) | king_to {
             if self.board.attackers(sq, them, occ).any() {
-                return None;
+                return Err(CastlingError::ThroughCheck);
             }
         }
-        Some(Move::castle(king, rook, side))
+        Ok(Move::castle(king, rook, side))
     }
 
     fn gen_king<S: MoveSink>(&self, king: Square, to_mask: Bitboard, sink: &mut S) {
@@ -1012,26 +1012,10 @@ impl Position {
         let rook = self
             .castling_rook(color, side)
             .ok_or(CastlingError::NoRight)?;
-        let king = self.king();
         if self.is_check() {
             return Err(CastlingError::InCheck);
         }
-        let king_to = side.king_to(color);
-        let rook_to = side.rook_to(color);
-        let path = (between(king, king_to) | king_to | between(rook, rook_to) | rook_to)
-            - Bitboard::from_square(king)
-            - Bitboard::from_square(rook);
-        if (self.board.occupied() & path).any() {
-            return Err(CastlingError::PathBlocked);
-        }
-        let occ = self.board.occupied().with_toggled(king).with_toggled(rook);
-        let them = color.other();
-        for sq in between(king, king_to) | king_to {
-            if self.board.attackers(sq, them, occ).any() {
-                return Err(CastlingError::ThroughCheck);
-            }
-        }
-        Ok(Move::castle(king, rook, side))
+        self.castle_unchecked_by_check(self.king(), rook, side)
     }
 
     /// Whether `m` is legal here (a move produced by the generator for this
