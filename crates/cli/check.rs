@@ -1,17 +1,17 @@
 //! `planilla check`: validate games and report findings.
 
-use crate::input::{InputArgs, LangChoice, collect_sources, io_reason, parse_lang, progress_bar};
+use crate::input::{
+    InputArgs, LangChoice, collect_sources, io_reason, open_reader, parse_lang, progress_bar,
+};
 use crate::output::{Format, Totals, Writer};
 use anyhow::Context;
 use clap::Args;
-use planilla_parser::ReaderBuilder;
 use planilla_validator::{
     BatchConfig, Code, Config, GameReport, Rules, Severity, check_game_guarded, process_stream,
 };
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 /// Arguments of `planilla check`.
 #[derive(Args, Debug)]
@@ -148,18 +148,10 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         writer.begin()?;
         for source in &sources {
             let name = source.display_name();
-            let consumed = Arc::new(AtomicU64::new(0));
-            let input = match source.open(Arc::clone(&consumed)) {
-                Ok(r) => r,
-                Err(e) => {
-                    bar.suspend(|| eprintln!("planilla: {e:#}"));
-                    input_failed = true;
-                    continue;
-                }
+            let Some((reader, consumed)) = open_reader(source, args.input.encoding, &bar) else {
+                input_failed = true;
+                continue;
             };
-            let reader = ReaderBuilder::new()
-                .encoding(args.input.encoding)
-                .build(input);
             totals.files += 1;
             let base = done_bytes;
             // Write errors are kept apart from read errors: the first ends

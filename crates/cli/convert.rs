@@ -1,19 +1,19 @@
 //! `planilla convert`: rewrite move notation in another language.
 
-use crate::input::{InputArgs, LangChoice, collect_sources, io_reason, parse_lang, progress_bar};
+use crate::input::{
+    InputArgs, LangChoice, collect_sources, io_reason, open_reader, parse_lang, progress_bar,
+};
 use crate::output::{Format, Writer};
 use anyhow::{Context, bail};
 use clap::Args;
 use planilla_converter::{Options, OutputEncoding, Unencodable, convert_game, encode};
 use planilla_core::san::Lang;
-use planilla_parser::ReaderBuilder;
 use planilla_validator::{BatchConfig, Code, Finding, Rules, process_stream};
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 /// Arguments of `planilla convert`.
 #[derive(Args, Debug)]
@@ -143,18 +143,10 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     let result: anyhow::Result<()> = (|| {
         for source in &sources {
             let name = source.display_name();
-            let consumed = Arc::new(AtomicU64::new(0));
-            let input = match source.open(Arc::clone(&consumed)) {
-                Ok(r) => r,
-                Err(e) => {
-                    bar.suspend(|| eprintln!("planilla: {e:#}"));
-                    input_failed = true;
-                    continue;
-                }
+            let Some((reader, consumed)) = open_reader(source, args.input.encoding, &bar) else {
+                input_failed = true;
+                continue;
             };
-            let reader = ReaderBuilder::new()
-                .encoding(args.input.encoding)
-                .build(input);
             let mut failure: Option<anyhow::Error> = None;
             let base = done_bytes;
             let work = |game: &planilla_parser::Game| {

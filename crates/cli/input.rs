@@ -277,6 +277,33 @@ pub fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
+/// Opens a source and builds its game reader, with the counter of bytes
+/// read from the file (for the progress bar). A source that cannot be
+/// opened is named on standard error and gives `None`: the caller goes on
+/// with the next one.
+pub fn open_reader(
+    source: &Source,
+    encoding: Encoding,
+    bar: &ProgressBar,
+) -> Option<(
+    planilla_parser::Reader<Box<dyn Read + Send>>,
+    Arc<AtomicU64>,
+)> {
+    let consumed = Arc::new(AtomicU64::new(0));
+    match source.open(Arc::clone(&consumed)) {
+        Ok(input) => Some((
+            planilla_parser::ReaderBuilder::new()
+                .encoding(encoding)
+                .build(input),
+            consumed,
+        )),
+        Err(e) => {
+            bar.suspend(|| eprintln!("planilla: {e:#}"));
+            None
+        }
+    }
+}
+
 /// A progress bar on standard error for large inputs on a terminal; hidden
 /// in pipes, in CI, with `--quiet`, and for small inputs.
 pub fn progress_bar(total: Option<u64>, quiet: bool) -> ProgressBar {
