@@ -277,6 +277,9 @@ pub fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
+/// A game reader over a decompressed source.
+pub type GameReader = planilla_parser::Reader<Box<dyn Read + Send>>;
+
 /// Opens a source and builds its game reader, with the counter of bytes
 /// read from the file (for the progress bar). A source that cannot be
 /// opened is named on standard error and gives `None`: the caller goes on
@@ -285,10 +288,7 @@ pub fn open_reader(
     source: &Source,
     encoding: Encoding,
     bar: &ProgressBar,
-) -> Option<(
-    planilla_parser::Reader<Box<dyn Read + Send>>,
-    Arc<AtomicU64>,
-)> {
+) -> Option<(GameReader, Arc<AtomicU64>)> {
     let consumed = Arc::new(AtomicU64::new(0));
     match source.open(Arc::clone(&consumed)) {
         Ok(input) => Some((
