@@ -168,9 +168,14 @@ fn read_all(data: &[u8], builder: ReaderBuilder) -> u64 {
 
 /// Crash inputs the fuzzers found are kept here by target, and known to work now. The
 /// convert inputs listed are known to give a different number of games when the output
-/// is read again (reported: the converter turns a draw offer that opens the movetext
-/// into a comment, after which a tag line no longer starts a game).
-const GAMES_IN_OUT_KNOWN: &[&str] = &["draw-offer-before-tag-merges-games"];
+/// is read again (reported): the converter turns a draw offer that opens the movetext
+/// into a comment, after which a tag line no longer starts a game; and it decodes a
+/// token mixing UTF-8 and Windows-1252 bytes as Windows-1252 where the tokenizer read
+/// its UTF-8 character as one, so the output tokenizes differently.
+const GAMES_IN_OUT_KNOWN: &[&str] = &[
+    "draw-offer-before-tag-merges-games",
+    "mixed-token-decoded-per-piece",
+];
 
 #[test]
 fn fuzz_regressions_replay() {
