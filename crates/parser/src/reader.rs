@@ -417,8 +417,14 @@ impl<R: Read> Reader<R> {
                 "the file is {name}, which planilla does not read (NUL bytes between the \
                  characters): convert it to UTF-8"
             );
-            game.findings
-                .insert(0, Finding::new(FindingKind::Encoding, message, 0..2));
+            game.findings.insert(
+                0,
+                Finding::new(
+                    FindingKind::Encoding,
+                    message,
+                    0..(game.bytes.len() as u32).min(2),
+                ),
+            );
         }
         self.start += at;
         self.games += 1;
@@ -438,7 +444,7 @@ impl<R: Read> Reader<R> {
 /// Whether the start of the input is UTF-16 text: a UTF-16 byte order mark, or ASCII
 /// characters each paired with a NUL byte.
 fn utf16_name(head: &[u8]) -> Option<&'static str> {
-    let ascii = |b: u8| b != 0 && b < 0x80;
+    let ascii = |b: u8| matches!(b, b'\t' | b'\n' | b'\r' | 0x20..=0x7E);
     match head {
         [0xFF, 0xFE, ..] => Some("UTF-16 (little-endian)"),
         [0xFE, 0xFF, ..] => Some("UTF-16 (big-endian)"),
