@@ -417,7 +417,10 @@ impl GameChecker<'_> {
                             Some(prev) => (
                                 prev,
                                 parent.ply.saturating_sub(1),
-                                parent.prev_history.map(|n| parent.history[..n].to_vec()),
+                                parent
+                                    .prev_history
+                                    .and_then(|n| parent.history.get(..n))
+                                    .map(<[u64]>::to_vec),
                             ),
                             None => (parent.pos, parent.ply, Some(parent.history.clone())),
                         }),
@@ -602,7 +605,9 @@ impl GameChecker<'_> {
                 "a null move (the side passes) in analysis: not a move of chess".to_string();
             self.push_at(Code::NonStandardSan, &site, message);
             line.prev = Some(before);
-            line.prev_history = Some(line.history.len());
+            // The history restarts after a pass, so a variation replacing it
+            // starts a history of its own.
+            line.prev_history = None;
             self.record(token.start, text.len(), before, None);
             line.pos.play_null();
             line.ply = site.ply;
