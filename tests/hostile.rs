@@ -174,6 +174,7 @@ fn read_all(data: &[u8], builder: ReaderBuilder) -> u64 {
 /// its UTF-8 character as one, so the output tokenizes differently.
 const GAMES_IN_OUT_KNOWN: &[&str] = &[
     "draw-offer-before-tag-merges-games",
+    "draw-offer-after-tag-line-merges-games",
     "mixed-token-decoded-per-piece",
 ];
 

@@ -82,9 +82,10 @@ fn opens_with_draw_offer(game: &Game) -> bool {
     game.tokens()
         .iter()
         .find(|t| {
-            !t.kind.is_trivia()
-                && t.kind != TokenKind::Tag
-                && game.token_bytes(t).first() != Some(&b'[')
+            matches!(
+                t.kind,
+                TokenKind::DrawOffer | TokenKind::San | TokenKind::MoveNumber | TokenKind::Result
+            )
         })
         .is_some_and(|t| t.kind == TokenKind::DrawOffer)
 }
