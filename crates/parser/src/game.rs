@@ -156,6 +156,12 @@ impl Game {
         self.analyze_encoding();
     }
 
+    /// How deep variations may nest before the reader reports them (deeper ones stay in
+    /// the tokens, after a `syntax-error`).
+    pub fn max_depth(&self) -> u32 {
+        self.max_depth
+    }
+
     /// The game's raw bytes, exactly as in the file (for an oversized game, only its tag
     /// section: see [`Game::skipped_bytes`]).
     pub fn bytes(&self) -> &[u8] {

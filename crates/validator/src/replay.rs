@@ -86,10 +86,8 @@ struct Line {
     pos: Position,
     /// The position before the last move played (variations branch from it).
     prev: Option<Position>,
-    /// Repetition keys since the last irreversible move, current position last.
-    history: Vec<u64>,
-    /// `history` length before the last move (None when that move cleared it).
-    prev_history: Option<usize>,
+    /// Repetition keys of this line's positions.
+    history: History,
     /// Half-moves from the game's start to the current position.
     ply: u32,
     path: Vec<u32>,
@@ -102,6 +100,172 @@ struct Line {
     end_reported: bool,
     /// A variation skipped because its start position is unknown.
     skipped: bool,
+}
+
+/// The repetition keys of one line. A variation does not copy its parent's keys: it
+/// counts through them (`base`), since the parent does not move while the variation is
+/// read. A long run of reversible moves keeps a count per key, so counting repetitions
+/// stays linear in the number of moves.
+#[derive(Default)]
+struct History {
+    /// The keys of this line's positions, in order, from its first (a variation's start).
+    keys: Vec<u64>,
+    /// First key that may recur: after the last irreversible move.
+    since: usize,
+    /// `since` before the last move, and `None` when history restarted there (a null
+    /// move: a variation replacing it starts a history of its own).
+    prev_since: Option<usize>,
+    /// Occurrences of each key in `keys[since..]`, kept once that run is long.
+    counts: Option<KeyCounts>,
+    /// `counts` before the last move, when that move was irreversible.
+    prev_counts: Option<KeyCounts>,
+    /// The parent's keys `[start..end]` that come before this line's own keys.
+    base: Option<Base>,
+}
+
+#[derive(Clone, Copy)]
+struct Base {
+    start: usize,
+    end: usize,
+}
+
+/// A run of reversible moves this long keeps a count per key.
+const COUNTED_RUN: usize = 48;
+
+type KeyCounts = std::collections::HashMap<u64, u32, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// Repetition keys are Zobrist keys, already uniformly spread: they hash to themselves.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+impl History {
+    /// A history starting at one position.
+    fn starting(key: u64) -> History {
+        History {
+            keys: vec![key],
+            ..History::default()
+        }
+    }
+
+    /// A variation's history, branching from the position `before_last` (before this
+    /// line's last move) or from the current position, whose key is `start_key`.
+    fn branch(&self, before_last: bool, start_key: u64) -> History {
+        // The start position is the variation's first key; the base holds the parent's
+        // keys before it that may recur.
+        let len = self.keys.len();
+        let base = if before_last {
+            self.prev_since.map(|start| Base {
+                start,
+                end: len - 2,
+            })
+        } else {
+            Some(Base {
+                start: self.since,
+                end: len - 1,
+            })
+        };
+        History {
+            keys: vec![start_key],
+            base,
+            ..History::default()
+        }
+    }
+
+    /// Occurrences of `key` in `keys[start..end]`.
+    fn count_in(&self, start: usize, end: usize, key: u64) -> u32 {
+        let len = self.keys.len();
+        let counted = if start == self.since {
+            self.counts.as_ref().map(|c| (c, len))
+        } else if Some(start) == self.prev_since && self.since + 1 == len {
+            self.prev_counts.as_ref().map(|c| (c, len - 1))
+        } else {
+            None
+        };
+        let scan = |keys: &[u64]| keys.iter().filter(|&&k| k == key).count() as u32;
+        match counted {
+            // The counts cover `keys[start..upto]`, a key or two more than asked.
+            Some((counts, upto)) if end <= upto && upto - end <= 2 => {
+                counts.get(&key).copied().unwrap_or(0) - scan(&self.keys[end..upto])
+            }
+            _ => scan(&self.keys[start..end]),
+        }
+    }
+
+    /// Records the position after a move: its key, and whether the move was
+    /// irreversible (a capture or a pawn move) or a null move (history restarts).
+    fn push(&mut self, key: u64, restart: Restart) {
+        self.prev_counts = None;
+        match restart {
+            Restart::No => {
+                self.prev_since = Some(self.since);
+                if let Some(counts) = &mut self.counts {
+                    *counts.entry(key).or_insert(0) += 1;
+                }
+            }
+            Restart::Irreversible => {
+                self.prev_since = Some(self.since);
+                self.prev_counts = self.counts.take();
+                self.since = self.keys.len();
+            }
+            Restart::Null => {
+                self.prev_since = None;
+                self.counts = None;
+                self.since = self.keys.len();
+                self.base = None;
+            }
+        }
+        self.keys.push(key);
+        if self.counts.is_none() && self.keys.len() - self.since >= COUNTED_RUN {
+            let mut counts = KeyCounts::default();
+            for &k in &self.keys[self.since..] {
+                *counts.entry(k).or_insert(0) += 1;
+            }
+            self.counts = Some(counts);
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Restart {
+    No,
+    Irreversible,
+    Null,
+}
+
+/// How often `key` occurred in the history of `lines[at]` (its variation's ancestors
+/// included), since the last irreversible move.
+fn occurrences(lines: &[Line], at: usize, key: u64) -> u32 {
+    occurrences_through(|i| &lines[i].history, at, key)
+}
+
+/// [`occurrences`] over the histories of a stack of lines, `history(i)` the i-th.
+fn occurrences_through<'a>(history: impl Fn(usize) -> &'a History, at: usize, key: u64) -> u32 {
+    let own = history(at);
+    let mut n = own.count_in(own.since, own.keys.len(), key);
+    // Every line's keys start with its first position: `since` is 0 until a restart.
+    let mut base = if own.since == 0 { own.base } else { None };
+    let mut at = at;
+    while let Some(b) = base {
+        at -= 1;
+        let parent = history(at);
+        n += parent.count_in(b.start, b.end, key);
+        base = if b.start == 0 { parent.base } else { None };
+    }
+    n
 }
 
 /// A written move, for findings about it.
@@ -358,12 +522,11 @@ impl GameChecker<'_> {
         }
     }
 
-    fn new_line(&self, pos: Position, ply: u32, path: Vec<u32>, history: Vec<u64>) -> Line {
+    fn new_line(&self, pos: Position, ply: u32, path: Vec<u32>, history: History) -> Line {
         Line {
             pos,
             prev: None,
             history,
-            prev_history: None,
             ply,
             path,
             children: 0,
@@ -379,7 +542,8 @@ impl GameChecker<'_> {
         let tokens = game.tokens();
         let rules = self.config.rules;
         let mut lines: Vec<Line> =
-            vec![self.new_line(start, 0, Vec::new(), vec![rules.key(&start)])];
+            vec![self.new_line(start, 0, Vec::new(), History::starting(rules.key(&start)))];
+        let max_depth = game.max_depth() as usize;
         // A FEN may set up a position in which the game is already over.
         let start_end = if !start.has_legal_moves() {
             Some(if start.is_check() {
@@ -407,25 +571,19 @@ impl GameChecker<'_> {
             i += 1;
             match token.kind {
                 TokenKind::VariationStart => {
+                    // Deeper than the reader allows (it reported a syntax error): skipped,
+                    // so a long nest costs neither time nor memory per level.
+                    let too_deep = lines.len() > max_depth;
                     let parent = lines.last_mut().expect("the main line is never popped");
                     parent.children += 1;
-                    let mut path = parent.path.clone();
-                    path.push(parent.children);
-                    let branch = match (parent.skipped, parent.state) {
+                    let branch = match (parent.skipped || too_deep, parent.state) {
                         (true, _) => None,
                         (false, State::Live) => Some(match parent.prev {
-                            Some(prev) => (
-                                prev,
-                                parent.ply.saturating_sub(1),
-                                parent
-                                    .prev_history
-                                    .and_then(|n| parent.history.get(..n))
-                                    .map(<[u64]>::to_vec),
-                            ),
-                            None => (parent.pos, parent.ply, Some(parent.history.clone())),
+                            Some(prev) => (prev, parent.ply.saturating_sub(1), true),
+                            None => (parent.pos, parent.ply, false),
                         }),
                         (false, State::Stopped { at_last_move: true }) => {
-                            Some((parent.pos, parent.ply, Some(parent.history.clone())))
+                            Some((parent.pos, parent.ply, false))
                         }
                         (
                             false,
@@ -435,12 +593,14 @@ impl GameChecker<'_> {
                         ) => None,
                     };
                     let line = match branch {
-                        Some((pos, ply, history)) => {
-                            let history = history.unwrap_or_else(|| vec![rules.key(&pos)]);
+                        Some((pos, ply, before_last)) => {
+                            let history = parent.history.branch(before_last, rules.key(&pos));
+                            let mut path = parent.path.clone();
+                            path.push(parent.children);
                             self.new_line(pos, ply, path, history)
                         }
                         None => {
-                            let mut l = self.new_line(start, 0, path, Vec::new());
+                            let mut l = self.new_line(start, 0, Vec::new(), History::default());
                             l.skipped = true;
                             l
                         }
@@ -478,7 +638,8 @@ impl GameChecker<'_> {
                         continue;
                     }
                     let text = &game.bytes()[token.start as usize..end as usize];
-                    let outcome = self.play_move(line, token, text);
+                    let outcome = self.play_move(&mut lines, token, text);
+                    let line = &lines[depth];
                     if main {
                         last_main_ply = line.ply;
                         if let Some(chances) = outcome {
@@ -526,7 +687,9 @@ impl GameChecker<'_> {
 
     /// Plays one written move on `line`. Returns the draw-claim conditions
     /// after it (threefold, fifty) when the move was played.
-    fn play_move(&mut self, line: &mut Line, token: Token, text: &[u8]) -> Option<(bool, bool)> {
+    fn play_move(&mut self, lines: &mut [Line], token: Token, text: &[u8]) -> Option<(bool, bool)> {
+        let depth = lines.len() - 1;
+        let line = &mut lines[depth];
         let before = line.pos;
         let site = Site {
             at: token.start as usize,
@@ -605,14 +768,13 @@ impl GameChecker<'_> {
                 "a null move (the side passes) in analysis: not a move of chess".to_string();
             self.push_at(Code::NonStandardSan, &site, message);
             line.prev = Some(before);
-            // The history restarts after a pass, so a variation replacing it
-            // starts a history of its own.
-            line.prev_history = None;
             self.record(token.start, text.len(), before, None);
             line.pos.play_null();
             line.ply = site.ply;
-            line.history.clear();
-            line.history.push(self.config.rules.key(&line.pos));
+            // The history restarts after a pass, so a variation replacing it
+            // starts a history of its own.
+            line.history
+                .push(self.config.rules.key(&line.pos), Restart::Null);
             self.plies += 1;
             return None;
         }
@@ -651,20 +813,25 @@ impl GameChecker<'_> {
 
         // Book-keeping for repetition: positions before an irreversible move never recur.
         let rules = self.config.rules;
-        if m.is_zeroing() {
-            line.prev_history = None;
-            line.history.clear();
-        } else {
-            line.prev_history = Some(line.history.len());
-        }
         let after = &line.pos;
         let key = rules.key(after);
-        let occurrences = line.history.iter().filter(|&&k| k == key).count() + 1;
         let insufficient = after.is_insufficient_material();
         let clock = after.halfmove_clock();
-        line.history.push(key);
         line.ply = site.ply;
         self.plies += 1;
+        let restart = if m.is_zeroing() {
+            Restart::Irreversible
+        } else {
+            Restart::No
+        };
+        // Repetitions count until the line's game has ended.
+        let occurrences = if ended_before || restart == Restart::Irreversible {
+            1
+        } else {
+            occurrences(lines, depth, key) + 1
+        };
+        let line = &mut lines[depth];
+        line.history.push(key, restart);
 
         let end = if !has_moves {
             Some(if gives_check {
@@ -1028,5 +1195,94 @@ fn played_by_other_side(pos: &Position, san: &San) -> bool {
     match Position::from_fen(&flipped, Validation::Relaxed) {
         Ok(other) => san.resolve(&other).is_ok(),
         Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line of the model: the keys that may recur, copied at every step.
+    #[derive(Clone)]
+    struct ModelLine {
+        live: Vec<u64>,
+        prev_live: Option<Vec<u64>>,
+        all: Vec<u64>,
+    }
+
+    /// The histories of a stack of lines against a model that copies every key list:
+    /// random moves (reversible, irreversible, null), variations branching before the
+    /// last move or at the current position, long reversible runs (counted per key) and
+    /// few distinct keys (many repetitions).
+    #[test]
+    fn history_counts_what_a_copying_model_counts() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for round in 0..400 {
+            // Every other round, restarts are rare: long runs, counted per key.
+            let restarts = if round % 2 == 0 { 30 } else { 600 };
+            let mut stack = vec![History::starting(0)];
+            let mut model = vec![ModelLine {
+                live: vec![0],
+                prev_live: None,
+                all: vec![0],
+            }];
+            let mut moved = vec![false];
+            let steps = 50 + next(800);
+            for _ in 0..steps {
+                let at = stack.len() - 1;
+                match next(20) {
+                    0 if stack.len() < 6 => {
+                        let before_last = moved[at] && next(2) == 0;
+                        let m = &model[at];
+                        let start_key = m.all[m.all.len() - 1 - usize::from(before_last)];
+                        let live = if before_last {
+                            m.prev_live.clone().unwrap_or_else(|| vec![start_key])
+                        } else {
+                            m.live.clone()
+                        };
+                        stack.push(stack[at].branch(before_last, start_key));
+                        model.push(ModelLine {
+                            live,
+                            prev_live: None,
+                            all: vec![start_key],
+                        });
+                        moved.push(false);
+                    }
+                    1 if stack.len() > 1 => {
+                        stack.pop();
+                        model.pop();
+                        moved.pop();
+                    }
+                    _ => {
+                        let key = next(5);
+                        let restart = match next(restarts) {
+                            0 => Restart::Null,
+                            1..=2 => Restart::Irreversible,
+                            _ => Restart::No,
+                        };
+                        let expected = model[at].live.iter().filter(|&&k| k == key).count();
+                        let counted = occurrences_through(|i| &stack[i], at, key);
+                        if restart == Restart::No {
+                            assert_eq!(counted as usize, expected);
+                        }
+                        stack[at].push(key, restart);
+                        let m = &mut model[at];
+                        m.prev_live = (restart != Restart::Null).then(|| m.live.clone());
+                        if restart != Restart::No {
+                            m.live.clear();
+                        }
+                        m.live.push(key);
+                        m.all.push(key);
+                        moved[at] = true;
+                    }
+                }
+            }
+        }
     }
 }
