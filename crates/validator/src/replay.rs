@@ -153,10 +153,12 @@ impl std::hash::Hasher for KeyHasher {
 }
 
 impl History {
-    /// A history starting at one position.
-    fn starting(key: u64) -> History {
+    /// A history starting at one position, with room for `capacity` keys.
+    fn starting(key: u64, capacity: usize) -> History {
+        let mut keys = Vec::with_capacity(capacity.max(1));
+        keys.push(key);
         History {
-            keys: vec![key],
+            keys,
             ..History::default()
         }
     }
@@ -179,14 +181,17 @@ impl History {
             })
         };
         History {
-            keys: vec![start_key],
             base,
-            ..History::default()
+            ..History::starting(start_key, 16)
         }
     }
 
     /// Occurrences of `key` in `keys[start..end]`.
-    fn count_in(&self, start: usize, end: usize, key: u64) -> u32 {
+    /// The position counted stands at index `target` (in this line's numbering, past
+    /// its last key): only keys an even number of plies before it, four or more, can
+    /// be the same position (the same side to move, and a piece that left a square needs
+    /// two moves of its side to come back).
+    fn count_in(&self, start: usize, end: usize, key: u64, target: usize) -> u32 {
         let len = self.keys.len();
         let counted = if start == self.since {
             self.counts.as_ref().map(|c| (c, len))
@@ -201,7 +206,25 @@ impl History {
             Some((counts, upto)) if end <= upto && upto - end <= 2 => {
                 counts.get(&key).copied().unwrap_or(0) - scan(&self.keys[end..upto])
             }
-            _ => scan(&self.keys[start..end]),
+            _ => {
+                let Some(mut hi) = target.checked_sub(4).map(|t| t.min(end.wrapping_sub(1)))
+                else {
+                    return 0;
+                };
+                if (target - hi) % 2 == 1 {
+                    let Some(h) = hi.checked_sub(1) else { return 0 };
+                    hi = h;
+                }
+                if end == 0 || hi < start {
+                    return 0;
+                }
+                self.keys[start..=hi]
+                    .iter()
+                    .rev()
+                    .step_by(2)
+                    .filter(|&&k| k == key)
+                    .count() as u32
+            }
         }
     }
 
@@ -255,14 +278,18 @@ fn occurrences(lines: &[Line], at: usize, key: u64) -> u32 {
 /// [`occurrences`] over the histories of a stack of lines, `history(i)` the i-th.
 fn occurrences_through<'a>(history: impl Fn(usize) -> &'a History, at: usize, key: u64) -> u32 {
     let own = history(at);
-    let mut n = own.count_in(own.since, own.keys.len(), key);
+    // The counted position comes after the line's last key; a variation's first key
+    // stands where its base ends.
+    let mut target = own.keys.len();
+    let mut n = own.count_in(own.since, own.keys.len(), key, target);
     // Every line's keys start with its first position: `since` is 0 until a restart.
     let mut base = if own.since == 0 { own.base } else { None };
     let mut at = at;
     while let Some(b) = base {
         at -= 1;
         let parent = history(at);
-        n += parent.count_in(b.start, b.end, key);
+        target += b.end;
+        n += parent.count_in(b.start, b.end, key, target);
         base = if b.start == 0 { parent.base } else { None };
     }
     n
@@ -541,8 +568,9 @@ impl GameChecker<'_> {
         let game = self.game;
         let tokens = game.tokens();
         let rules = self.config.rules;
-        let mut lines: Vec<Line> =
-            vec![self.new_line(start, 0, Vec::new(), History::starting(rules.key(&start)))];
+        // Room for every move of the game: a move token is followed by another.
+        let keys = History::starting(rules.key(&start), tokens.len() / 2 + 2);
+        let mut lines: Vec<Line> = vec![self.new_line(start, 0, Vec::new(), keys)];
         let max_depth = game.max_depth() as usize;
         // A FEN may set up a position in which the game is already over.
         let start_end = if !start.has_legal_moves() {
@@ -1202,7 +1230,8 @@ fn played_by_other_side(pos: &Position, san: &San) -> bool {
 mod tests {
     use super::*;
 
-    /// A line of the model: the keys that may recur, copied at every step.
+    /// A line of the model: the keys that may recur, copied at every step, and every
+    /// key from the game's start.
     #[derive(Clone)]
     struct ModelLine {
         live: Vec<u64>,
@@ -1226,7 +1255,7 @@ mod tests {
         for round in 0..400 {
             // Every other round, restarts are rare: long runs, counted per key.
             let restarts = if round % 2 == 0 { 30 } else { 600 };
-            let mut stack = vec![History::starting(0)];
+            let mut stack = vec![History::starting(0, 1)];
             let mut model = vec![ModelLine {
                 live: vec![0],
                 prev_live: None,
@@ -1240,7 +1269,9 @@ mod tests {
                     0 if stack.len() < 6 => {
                         let before_last = moved[at] && next(2) == 0;
                         let m = &model[at];
-                        let start_key = m.all[m.all.len() - 1 - usize::from(before_last)];
+                        let start = m.all.len() - 1 - usize::from(before_last);
+                        let start_key = m.all[start];
+                        let all = m.all[..=start].to_vec();
                         let live = if before_last {
                             m.prev_live.clone().unwrap_or_else(|| vec![start_key])
                         } else {
@@ -1250,7 +1281,7 @@ mod tests {
                         model.push(ModelLine {
                             live,
                             prev_live: None,
-                            all: vec![start_key],
+                            all,
                         });
                         moved.push(false);
                     }
@@ -1260,7 +1291,16 @@ mod tests {
                         moved.pop();
                     }
                     _ => {
-                        let key = next(5);
+                        // Keys as in chess: the side to move in the low bit, and never the
+                        // key of two plies before (a piece that left cannot be back).
+                        let all = &model[at].all;
+                        let parity = all.len() as u64 % 2;
+                        let key = loop {
+                            let key = next(5) * 2 + parity;
+                            if all.len() < 2 || all[all.len() - 2] != key {
+                                break key;
+                            }
+                        };
                         let restart = match next(restarts) {
                             0 => Restart::Null,
                             1..=2 => Restart::Irreversible,
