@@ -52,12 +52,15 @@ fn letters_used(moves: &[&[u8]]) -> (u32, bool) {
             Some(0xe2) => figurines = true,
             _ => {}
         }
-        for w in m.windows(2) {
-            if matches!(w[0], b'1'..=b'8' | b'=' | b'(' | b'/') {
-                match w[1] {
-                    c @ b'A'..=b'Z' => used |= 1 << (c - b'A'),
-                    0xe2 => figurines = true,
-                    _ => {}
+        // Past the first byte a letter is rare: look back only from one.
+        for (i, &c) in m.iter().enumerate().skip(1) {
+            if (c.is_ascii_uppercase() || c == 0xe2)
+                && matches!(m[i - 1], b'1'..=b'8' | b'=' | b'(' | b'/')
+            {
+                if c == 0xe2 {
+                    figurines = true;
+                } else {
+                    used |= 1 << (c - b'A');
                 }
             }
         }

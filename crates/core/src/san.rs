@@ -987,9 +987,9 @@ impl San {
 
 /// The common case without generating moves: exactly one piece of the
 /// written kind (and departure file or rank) can legally go to `to` by an
-/// ordinary move. Anything else (king moves, en passant, promotions, no or
-/// several candidates, double check) returns `None` and takes the general
-/// path, which also explains failures.
+/// ordinary move, or the king steps to a safe square. Anything else (castling,
+/// en passant, promotions, no or several candidates, double check) returns
+/// `None` and takes the general path, which also explains failures.
 #[inline]
 fn resolve_direct(
     pos: &Position,
@@ -1000,11 +1000,25 @@ fn resolve_direct(
 ) -> Option<Move> {
     let board = pos.board();
     let color = pos.turn();
-    if promotion.is_some() || role == Role::King || board.by_color(color).contains(to) {
+    if promotion.is_some() || board.by_color(color).contains(to) {
         return None;
     }
-    let checkers = pos.checkers();
     let king = pos.king();
+    if role == Role::King {
+        // One king, one step, onto a square no enemy piece attacks once it has left.
+        let occupied = board.occupied() ^ Bitboard::from_square(king);
+        // While the king may castle, a king move can be castling written as one.
+        let rights = pos.castling_rights() & Bitboard::from_rank(color.back_rank());
+        if !from.contains(king)
+            || rights.any()
+            || !king_attacks(king).contains(to)
+            || board.attackers(to, color.other(), occupied).any()
+        {
+            return None;
+        }
+        return Some(Move::normal(role, king, board.role_at(to), to, None));
+    }
+    let checkers = pos.checkers();
     if let Some(checker) = checkers.first()
         && (checkers.more_than_one()
             || !(crate::attacks::between(king, checker) | checker).contains(to))
@@ -1153,6 +1167,16 @@ fn needed(from: Square, others: Bitboard) -> (bool, bool) {
 
 /// Other pieces of the mover's kind with a legal move to the same square.
 fn legal_rivals(pos: &Position, m: &Move) -> Bitboard {
+    if m.role() != Role::Pawn && !pos.is_check() {
+        // Out of check a piece's move is legal unless a pin holds it off the line.
+        let king = pos.king();
+        let pinned = pos.pinned();
+        let reach = reaching(pos, m.role(), m.to(), false) - Bitboard::from_square(m.from());
+        return reach
+            .into_iter()
+            .filter(|&f| !pinned.contains(f) || crate::attacks::line(king, f).contains(m.to()))
+            .fold(Bitboard::EMPTY, |acc, f| acc | f);
+    }
     let mut list = MoveList::new();
     pos.legal_moves_to(m.role(), Bitboard::FULL, m.to(), &mut list);
     list.iter()

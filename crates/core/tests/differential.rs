@@ -57,6 +57,8 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
 }
 /// The longest playout, in plies.
 const MAX_PLIES: usize = 160;
+/// Every how many positions the fast path of SAN resolution is compared.
+const QUICK_EVERY: usize = 8;
 /// Every how many positions perft is compared at depth 2 and 3.
 const PERFT2_EVERY: usize = 16;
 const PERFT3_EVERY: usize = 400;
@@ -451,6 +453,31 @@ fn check_position(
             MoveKind::Castle(_) => tally.castling += 1,
             MoveKind::Normal if m.promotion().is_some() => tally.promotions += 1,
             MoveKind::Normal => {}
+        }
+    }
+
+    // The fast path of resolution (no move generation) never names a move the general
+    // path would not: every piece letter to every square, on a sample of positions.
+    if tally.positions.is_multiple_of(QUICK_EVERY) {
+        for letter in ["", "N", "B", "R", "Q", "K"] {
+            for sq in 0..64u32 {
+                let square = planilla_core::Square::new(sq).expect("a square");
+                let text = format!("{letter}{square}");
+                let san = San::parse(text.as_bytes(), Lang::En).expect("a plain move parses");
+                if let Some(quick) = san.resolve_quick(ours) {
+                    assert!(
+                        our_moves.contains(&quick),
+                        "{fen}: {text} resolves quickly to {}, not a legal move",
+                        quick.to_uci(true)
+                    );
+                    assert_eq!(
+                        san.resolve(ours),
+                        Ok(quick),
+                        "{fen}: {text} resolves quickly to {}",
+                        quick.to_uci(true)
+                    );
+                }
+            }
         }
     }
 

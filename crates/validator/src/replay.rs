@@ -207,8 +207,7 @@ impl History {
                 counts.get(&key).copied().unwrap_or(0) - scan(&self.keys[end..upto])
             }
             _ => {
-                let Some(mut hi) = target.checked_sub(4).map(|t| t.min(end.wrapping_sub(1)))
-                else {
+                let Some(mut hi) = target.checked_sub(4).map(|t| t.min(end.wrapping_sub(1))) else {
                     return 0;
                 };
                 if (target - hi) % 2 == 1 {
@@ -296,13 +295,13 @@ fn occurrences_through<'a>(history: impl Fn(usize) -> &'a History, at: usize, ke
 }
 
 /// A written move, for findings about it.
-struct Site {
+struct Site<'p> {
     /// First byte of the move in the game.
     at: usize,
     /// Its length in bytes (an en-passant mark after it included).
     len: usize,
     ply: u32,
-    before: Position,
+    before: &'p Position,
     path: Vec<u32>,
 }
 
@@ -670,7 +669,9 @@ impl GameChecker<'_> {
                     let line = &lines[depth];
                     if main {
                         last_main_ply = line.ply;
-                        if let Some(chances) = outcome {
+                        if let Some(chances) = outcome
+                            && (chances.0 || chances.1)
+                        {
                             self.note_chances(line, token, chances, &mut threefold, &mut fifty);
                         }
                     }
@@ -723,7 +724,7 @@ impl GameChecker<'_> {
             at: token.start as usize,
             len: text.len(),
             ply: line.ply + 1,
-            before,
+            before: &before,
             path: line.path.clone(),
         };
 
@@ -796,7 +797,7 @@ impl GameChecker<'_> {
                 "a null move (the side passes) in analysis: not a move of chess".to_string();
             self.push_at(Code::NonStandardSan, &site, message);
             line.prev = Some(before);
-            self.record(token.start, text.len(), before, None);
+            self.record(token.start, text.len(), &before, None);
             line.pos.play_null();
             line.ply = site.ply;
             // The history restarts after a pass, so a variation replacing it
@@ -821,7 +822,7 @@ impl GameChecker<'_> {
             }
         };
 
-        self.record(token.start, text.len(), before, Some(m));
+        self.record(token.start, text.len(), &before, Some(m));
         // The move is made in place: a copy of a freshly written position
         // stalls the processor (narrow stores read back by wide loads).
         line.prev = Some(before);
@@ -890,11 +891,12 @@ impl GameChecker<'_> {
         Some((occurrences >= 3, clock >= 100))
     }
 
-    fn record(&mut self, start: u32, len: usize, before: Position, mv: Option<Move>) {
+    #[inline]
+    fn record(&mut self, start: u32, len: usize, before: &Position, mv: Option<Move>) {
         if let Some(played) = self.played.as_deref_mut() {
             played.push(PlayedMove {
                 span: (start, start + len as u32),
-                before,
+                before: *before,
                 mv,
             });
         }
@@ -1046,7 +1048,7 @@ impl GameChecker<'_> {
     /// The finding for a move that does not resolve, with candidates and a
     /// likely intended move where one is obvious.
     fn explain(&mut self, site: &Site, san: &San, error: SanError) -> (Code, String) {
-        let pos = &site.before;
+        let pos = site.before;
         let lang = self.lang;
         let san_of = |m: &Move| SanPlus::from_move(pos, m).to_string_in(lang);
         match error {
@@ -1094,7 +1096,7 @@ impl GameChecker<'_> {
     }
 
     fn notation_findings(&mut self, san: &San, notation: &Notation, m: &Move, site: &Site) {
-        let before = &site.before;
+        let before = site.before;
         let spanish = self.lang == Lang::Es;
         let canonical = SanPlus::from_move(before, m).to_string_in(self.lang);
         let mut found: Vec<(Code, String)> = Vec::new();
