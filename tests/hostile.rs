@@ -242,7 +242,8 @@ fn fuzz_regressions_replay() {
 fn a_file_cut_in_a_tag_a_comment_or_a_move_is_reported_at_the_cut() {
     let head = format!("{}{}", good(1), good(2)).into_bytes();
     let third = b"[Event \"x\"]\n[Result \"*\"]\n\n1. e4 ";
-    let cuts: [(&[u8], &[u8], &str, &str); 3] = [
+    // The damage is at the last `mark` in what is left after the cut.
+    let cuts: [(&[u8], &[u8], &str, &str); 4] = [
         (b"[Event \"cut", b"[", "syntax-error", "malformed tag pair"),
         (
             b"{the file ends her",
@@ -251,6 +252,14 @@ fn a_file_cut_in_a_tag_a_comment_or_a_move_is_reported_at_the_cut() {
             "unterminated comment",
         ),
         (b"e5 2. Nf", b"Nf", "syntax-error", "unexpected 'Nf'"),
+        // Cut at a line end between two moves: every token is whole, only the
+        // termination marker is missing, right after the last move.
+        (
+            b"e5 2. Nf3\n",
+            b"\n",
+            "syntax-error",
+            "the game ends without a result",
+        ),
     ];
     for (i, (rest, mark, code, text)) in cuts.into_iter().enumerate() {
         let mut data = head.clone();
@@ -259,7 +268,7 @@ fn a_file_cut_in_a_tag_a_comment_or_a_move_is_reported_at_the_cut() {
         }
         data.extend_from_slice(rest);
         let at =
-            data.len() - rest.len() + rest.windows(mark.len()).position(|w| w == mark).unwrap();
+            data.len() - rest.len() + rest.windows(mark.len()).rposition(|w| w == mark).unwrap();
         let (findings, summary) = check_bytes(&data, text);
         assert_eq!(summary["games"], 3, "{text}");
         assert_clean(&findings, &[1, 2]);

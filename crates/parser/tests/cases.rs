@@ -227,7 +227,9 @@ fn deep_variations_give_a_finding_not_a_crash() {
         messages,
         [
             "variations nested deeper than 256",
-            "unterminated variation"
+            "unterminated variation",
+            "the game ends without a result (1-0, 0-1, 1/2-1/2 or *): its end may be missing, \
+             or the file cut short"
         ]
     );
 }
