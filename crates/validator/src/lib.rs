@@ -147,7 +147,8 @@ where
 ///
 /// # Errors
 ///
-/// A read error from the input, or the first error `sink` returns.
+/// A read error from the input (after `sink` has had every game read
+/// before it), or the first error `sink` returns.
 pub fn process_stream<R, T, W, F>(
     reader: Reader<R>,
     batching: BatchConfig,
@@ -189,6 +190,10 @@ where
         outcome
     })
 }
+
+/// The reader thread of [`process_stream`]: fills batches (reusing the
+/// buffers sent back on `empty`) and sends them on `full`, in order; a read
+/// error is sent after the batch of the games read before it.
 fn read_batches<R: Read>(
     mut reader: Reader<R>,
     batching: BatchConfig,
@@ -218,6 +223,12 @@ fn read_batches<R: Read>(
                     break;
                 }
                 Err(e) => {
+                    // The games read before the error are whole: they are
+                    // processed and reported first, then the error.
+                    batch.truncate(used);
+                    if !batch.is_empty() && full.send(Ok((batch, progress))).is_err() {
+                        return;
+                    }
                     let _ = full.send(Err(e));
                     return;
                 }
@@ -226,6 +237,65 @@ fn read_batches<R: Read>(
         batch.truncate(used);
         if (!batch.is_empty() && full.send(Ok((batch, progress))).is_err()) || done {
             return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use planilla_parser::ReaderBuilder;
+
+    /// Gives `data`, then fails as a compressed file cut short does.
+    struct CutShort(Vec<u8>, usize);
+
+    impl Read for CutShort {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.1 == self.0.len() {
+                return Err(io::Error::other("incomplete deflate stream"));
+            }
+            let n = buf.len().min(self.0.len() - self.1);
+            buf[..n].copy_from_slice(&self.0[self.1..self.1 + n]);
+            self.1 += n;
+            Ok(n)
+        }
+    }
+
+    /// Every game read before a read error reaches the sink, in order, for any
+    /// batch size (a whole batch, a batch cut short, one game a batch), and
+    /// the error comes last.
+    #[test]
+    fn the_games_before_a_read_error_are_all_processed() {
+        let games = 1200;
+        let mut data: Vec<u8> = (1..=games)
+            .flat_map(|i| format!("[Event \"{i}\"]\n\n1. e4 e5 *\n\n").into_bytes())
+            .collect();
+        // The last game is cut in its movetext.
+        data.truncate(data.len() - 6);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for max_games in [1, 7, 512, 5000] {
+            let reader = ReaderBuilder::new()
+                .buffer_size(4096)
+                .build(CutShort(data.clone(), 0));
+            let mut seen = Vec::new();
+            let batching = BatchConfig {
+                max_games,
+                max_bytes: 1 << 20,
+            };
+            let result = process_stream(reader, batching, &pool, Game::index, |batch, _| {
+                seen.extend_from_slice(batch);
+                Ok(())
+            });
+            let error = result.expect_err("the read error is returned").to_string();
+            assert!(
+                error.contains(&format!("game {games},")) && error.contains("incomplete deflate"),
+                "{error}"
+            );
+            let expected: Vec<u64> = (1..games).collect();
+            assert_eq!(seen, expected, "batches of {max_games}");
         }
     }
 }
