@@ -620,3 +620,84 @@ fn a_read_error_names_the_game_it_cut() {
         format!("game 2, after {len} bytes of text: incomplete deflate stream")
     );
 }
+
+/// The summary line of a `--format jsonl` run.
+fn summary_of(stdout: &[u8]) -> Value {
+    stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice::<Value>(l).unwrap())
+        .find(|v| v["type"] == "summary")
+        .expect("a summary line")
+}
+
+/// Waits at most `secs` for a child; kills it and fails when it is still running.
+fn wait_for(child: &mut std::process::Child, secs: u64, what: &str) -> std::process::ExitStatus {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed().as_secs() >= secs {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// A FIFO found while searching a directory is named and skipped (opening it would wait
+/// for a writer forever); named on the command line, it is read.
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_a_directory_is_skipped_and_read_when_named() {
+    let dir = scratch("fifo");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("a.pgn"), good(1)).unwrap();
+    let fifo = dir.join("sub/fifo.pgn");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // no mkfifo here
+    }
+    let mut child = command()
+        .args(["check", "--format", "jsonl"])
+        .arg(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = wait_for(&mut child, 30, "a directory with a FIFO");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("sub/fifo.pgn: skipped: a FIFO, not a regular file"),
+        "{stderr}"
+    );
+    assert_eq!(summary_of(&out.stdout)["games"], 1);
+
+    // Named on the command line (as `<(zcat x.pgn.gz)` is), the FIFO is read.
+    let mut child = command()
+        .args(["check", "--format", "jsonl"])
+        .arg(&fifo)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let writer = std::thread::spawn(move || {
+        let mut pipe = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+        pipe.write_all(format!("{}{}", good(1), good(2)).as_bytes())
+            .unwrap();
+    });
+    let status = wait_for(&mut child, 30, "a FIFO named on the command line");
+    writer.join().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(summary_of(&out.stdout)["games"], 2);
+}

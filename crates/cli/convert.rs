@@ -117,10 +117,9 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         rules: Rules::default(),
     };
     let pool = crate::thread_pool(args.input.threads)?;
-    let (sources, problems) = collect_sources(&args.input.paths);
-    for p in &problems {
-        eprintln!("planilla: {p}");
-    }
+    let inputs = collect_sources(&args.input.paths);
+    let mut input_failed = inputs.report();
+    let sources = inputs.sources;
     if sources.is_empty() {
         bail!("nothing to convert");
     }
@@ -137,7 +136,6 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     let total_size: Option<u64> = sources.iter().map(|s| s.size()).sum();
     let bar = progress_bar(total_size, args.input.quiet);
     let (mut games, mut incomplete) = (0u64, 0u64);
-    let mut input_failed = !problems.is_empty();
     let mut done_bytes = 0u64;
 
     let result: anyhow::Result<()> = (|| {
