@@ -691,14 +691,18 @@ const MISSING_RESULT: &str = "the game ends without a result (1-0, 0-1, 1/2-1/2 
 
 /// Where a game with moves but no termination marker should have had one: right after
 /// its last token, at the end of its text (before the line ends that close a comment left
-/// open). `None` when the game has a marker anywhere or no move at all (a tag-only
-/// section of a broadcast export, a game of comments).
+/// open). `None` when the game has a marker outside variations (one inside a variation
+/// does not end the game) or no move at all (a tag-only section of a broadcast export, a
+/// game of comments).
 fn missing_result(data: &[u8], tokens: &[Token]) -> Option<usize> {
     let mut has_moves = false;
+    let mut depth = 0u32;
     for t in tokens {
         match t.kind {
-            TokenKind::Result => return None,
+            TokenKind::Result if depth == 0 => return None,
             TokenKind::San | TokenKind::MoveNumber => has_moves = true,
+            TokenKind::VariationStart => depth += 1,
+            TokenKind::VariationEnd => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
