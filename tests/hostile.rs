@@ -711,13 +711,16 @@ fn a_fifo_in_a_directory_is_skipped_and_read_when_named() {
     if !made.is_ok_and(|s| s.success()) {
         return; // no mkfifo here
     }
-    let mut child = command()
-        .args(["check", "--format", "jsonl"])
-        .arg(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let check = |path: &Path| {
+        command()
+            .args(["check", "--format", "jsonl"])
+            .arg(path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut child = check(&dir);
     let status = wait_for(&mut child, 30, "a directory with a FIFO");
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -729,13 +732,7 @@ fn a_fifo_in_a_directory_is_skipped_and_read_when_named() {
     assert_eq!(summary_of(&out.stdout)["games"], 1);
 
     // Named on the command line (as `<(zcat x.pgn.gz)` is), the FIFO is read.
-    let mut child = command()
-        .args(["check", "--format", "jsonl"])
-        .arg(&fifo)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = check(&fifo);
     let writer = std::thread::spawn(move || {
         let mut pipe = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
         pipe.write_all(format!("{}{}", good(1), good(2)).as_bytes())

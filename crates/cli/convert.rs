@@ -9,7 +9,9 @@ use anyhow::bail;
 use clap::Args;
 use planilla_converter::{Converted, Options, OutputEncoding, Unencodable, convert_game, encode};
 use planilla_core::san::Lang;
-use planilla_validator::{BatchConfig, Code, Finding, Rules, process_stream};
+use planilla_validator::{
+    BatchConfig, Code, Finding, Rules, internal_error, panic_message, process_stream,
+};
 use std::io::{self, BufWriter, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -290,27 +292,14 @@ fn guarded(
         Ok(done) => return done,
         Err(panic) => panic,
     };
-    let what = panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_string());
-    let location = game.location(0);
-    let finding = Finding {
-        code: Code::InternalError,
-        game: game.index(),
-        ply: None,
-        line: location.line,
-        column: location.column,
-        numbered_move: None,
-        san: None,
-        message: format!(
+    let what = panic_message(panic.as_ref());
+    let finding = internal_error(
+        game,
+        format!(
             "planilla failed to convert this game ({what}): its text is written unchanged; \
              please report it"
         ),
-        fen: None,
-        variation: Vec::new(),
-    };
+    );
     Done {
         bytes: unchanged(game, encoding),
         errors: vec![finding],

@@ -32,6 +32,7 @@ pub use rules::Rules;
 
 use planilla_parser::{Game, Reader};
 use rayon::prelude::*;
+use std::any::Any;
 use std::io::{self, Read};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -55,25 +56,12 @@ pub fn check_game_guarded(game: &Game, config: &Config) -> GameReport {
     let stats = match result {
         Ok(stats) => stats,
         Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_string());
-            let location = game.location(0);
+            let what = panic_message(panic.as_ref());
             findings.clear();
-            findings.push(Finding {
-                code: Code::InternalError,
-                game: game.index(),
-                ply: None,
-                line: location.line,
-                column: location.column,
-                numbered_move: None,
-                san: None,
-                message: format!("planilla failed on this game ({what}); please report it"),
-                fen: None,
-                variation: Vec::new(),
-            });
+            findings.push(internal_error(
+                game,
+                format!("planilla failed on this game ({what}); please report it"),
+            ));
             GameStats::default()
         }
     };
@@ -81,6 +69,33 @@ pub fn check_game_guarded(game: &Game, config: &Config) -> GameReport {
         game: game.index(),
         findings,
         stats,
+    }
+}
+
+/// What a caught panic says: its message, or "unknown panic".
+pub fn panic_message(panic: &(dyn Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+/// An `internal-error` finding about a whole game, at its first byte: planilla
+/// failed on it (a panic caught while working on it).
+pub fn internal_error(game: &Game, message: String) -> Finding {
+    let location = game.location(0);
+    Finding {
+        code: Code::InternalError,
+        game: game.index(),
+        ply: None,
+        line: location.line,
+        column: location.column,
+        numbered_move: None,
+        san: None,
+        message,
+        fen: None,
+        variation: Vec::new(),
     }
 }
 
