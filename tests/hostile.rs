@@ -242,7 +242,8 @@ fn fuzz_regressions_replay() {
 fn a_file_cut_in_a_tag_a_comment_or_a_move_is_reported_at_the_cut() {
     let head = format!("{}{}", good(1), good(2)).into_bytes();
     let third = b"[Event \"x\"]\n[Result \"*\"]\n\n1. e4 ";
-    let cuts: [(&[u8], &[u8], &str, &str); 3] = [
+    // The damage is at the last `mark` in what is left after the cut.
+    let cuts: [(&[u8], &[u8], &str, &str); 4] = [
         (b"[Event \"cut", b"[", "syntax-error", "malformed tag pair"),
         (
             b"{the file ends her",
@@ -251,6 +252,14 @@ fn a_file_cut_in_a_tag_a_comment_or_a_move_is_reported_at_the_cut() {
             "unterminated comment",
         ),
         (b"e5 2. Nf", b"Nf", "syntax-error", "unexpected 'Nf'"),
+        // Cut at a line end between two moves: every token is whole, only the
+        // termination marker is missing, right after the last move.
+        (
+            b"e5 2. Nf3\n",
+            b"\n",
+            "syntax-error",
+            "the game ends without a result",
+        ),
     ];
     for (i, (rest, mark, code, text)) in cuts.into_iter().enumerate() {
         let mut data = head.clone();
@@ -259,7 +268,7 @@ fn a_file_cut_in_a_tag_a_comment_or_a_move_is_reported_at_the_cut() {
         }
         data.extend_from_slice(rest);
         let at =
-            data.len() - rest.len() + rest.windows(mark.len()).position(|w| w == mark).unwrap();
+            data.len() - rest.len() + rest.windows(mark.len()).rposition(|w| w == mark).unwrap();
         let (findings, summary) = check_bytes(&data, text);
         assert_eq!(summary["games"], 3, "{text}");
         assert_clean(&findings, &[1, 2]);
@@ -610,4 +619,187 @@ fn a_read_error_names_the_game_it_cut() {
         error,
         format!("game 2, after {len} bytes of text: incomplete deflate stream")
     );
+}
+
+/// The summary line of a `--format jsonl` run.
+fn summary_of(stdout: &[u8]) -> Value {
+    stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice::<Value>(l).unwrap())
+        .find(|v| v["type"] == "summary")
+        .expect("a summary line")
+}
+
+/// A `.pgn.gz` cut short: every game read before the cut is checked and converted, then
+/// the file is named with the game it cut, and the status is 2; `convert -o` leaves the
+/// old file as it was.
+#[test]
+fn a_compressed_file_cut_short_keeps_every_game_before_the_cut() {
+    use flate2::{Compression, write::GzEncoder};
+    let dir = scratch("compressed-cut");
+    let text: String = (1..=3000).map(good).collect();
+    let mut gz = GzEncoder::new(Vec::new(), Compression::default());
+    gz.write_all(text.as_bytes()).unwrap();
+    let packed = gz.finish().unwrap();
+    let path = dir.join("cut.pgn.gz");
+    std::fs::write(&path, &packed[..packed.len() * 9 / 10]).unwrap();
+    let path = path.to_str().unwrap();
+
+    let out = planilla(&["check", "--format", "jsonl", path]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let cut: u64 = stderr
+        .split_once("cut.pgn.gz: cannot read: game ")
+        .and_then(|(_, rest)| rest.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the message names the game cut: {stderr}"));
+    assert!(stderr.contains("bytes of text: ") && cut > 600, "{stderr}");
+    let summary = summary_of(&out.stdout);
+    assert_eq!(summary["games"], cut - 1, "every game before the cut");
+    assert_eq!(summary["errors"], 0);
+
+    // To standard output: the games read, then status 2.
+    let out = planilla(&["convert", path]);
+    assert_eq!(out.status.code(), Some(2));
+    let written: String = (1..cut as usize).map(good).collect();
+    assert!(out.stdout == written.as_bytes(), "the games before the cut");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read: game"));
+
+    // To a file: the old one stays, and no temporary file is left.
+    let dest = dir.join("out.pgn");
+    std::fs::write(&dest, "old contents").unwrap();
+    let out = planilla(&["convert", "-o", dest.to_str().unwrap(), path]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("out.pgn: not written"), "{stderr}");
+    assert_eq!(std::fs::read(&dest).unwrap(), b"old contents");
+    let mut left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["cut.pgn.gz", "out.pgn"], "a temporary file was left");
+}
+
+/// Waits at most `secs` for a child; kills it and fails when it is still running.
+fn wait_for(child: &mut std::process::Child, secs: u64, what: &str) -> std::process::ExitStatus {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed().as_secs() >= secs {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// A FIFO found while searching a directory is named and skipped (opening it would wait
+/// for a writer forever); named on the command line, it is read.
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_a_directory_is_skipped_and_read_when_named() {
+    let dir = scratch("fifo");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("a.pgn"), good(1)).unwrap();
+    let fifo = dir.join("sub/fifo.pgn");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // no mkfifo here
+    }
+    let check = |path: &Path| {
+        command()
+            .args(["check", "--format", "jsonl"])
+            .arg(path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut child = check(&dir);
+    let status = wait_for(&mut child, 30, "a directory with a FIFO");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("sub/fifo.pgn: skipped: a FIFO, not a regular file"),
+        "{stderr}"
+    );
+    assert_eq!(summary_of(&out.stdout)["games"], 1);
+
+    // Named on the command line (as `<(zcat x.pgn.gz)` is), the FIFO is read.
+    let mut child = check(&fifo);
+    let writer = std::thread::spawn(move || {
+        let mut pipe = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+        pipe.write_all(format!("{}{}", good(1), good(2)).as_bytes())
+            .unwrap();
+    });
+    let status = wait_for(&mut child, 30, "a FIFO named on the command line");
+    writer.join().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(summary_of(&out.stdout)["games"], 2);
+}
+
+/// `convert -o` interrupted by SIGINT, SIGTERM or SIGHUP: the temporary file is removed,
+/// the destination is untouched, and the process ends by that signal (a shell reports
+/// 128 + its number).
+#[cfg(unix)]
+#[test]
+fn an_interrupted_convert_leaves_no_temporary_file() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = scratch("interrupted");
+    let dest = dir.join("out.pgn");
+    for (name, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
+        std::fs::write(&dest, "old contents").unwrap();
+        // Standard input stays open: the run is surely in the middle when the signal comes.
+        let mut child = command()
+            .args(["convert", "-o"])
+            .arg(&dest)
+            .arg("-")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all((1..=2000).map(good).collect::<String>().as_bytes())
+            .unwrap();
+        let temp = dir.join(format!(".out.pgn.planilla-{}.tmp", child.id()));
+        let start = std::time::Instant::now();
+        while !temp.exists() {
+            assert!(
+                start.elapsed().as_secs() < 30,
+                "SIG{name}: no temporary file"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let sent = Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = wait_for(&mut child, 30, &format!("SIG{name}"));
+        drop(stdin);
+        assert_eq!(status.signal(), Some(number), "SIG{name}: {status:?}");
+        assert!(!temp.exists(), "SIG{name}: the temporary file was left");
+        assert_eq!(std::fs::read(&dest).unwrap(), b"old contents", "SIG{name}");
+        let mut left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["out.pgn"], "SIG{name}");
+    }
 }

@@ -127,11 +127,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         lang: args.lang.0,
     };
     let pool = crate::thread_pool(args.input.threads)?;
-    let (sources, problems) = collect_sources(&args.input.paths);
-    let mut input_failed = !problems.is_empty();
-    for p in &problems {
-        eprintln!("planilla: {p}");
-    }
+    let inputs = collect_sources(&args.input.paths);
+    let mut input_failed = inputs.report();
+    let sources = inputs.sources;
 
     let stdout = io::stdout();
     let mut writer = Writer::new(

@@ -4,14 +4,17 @@ use crate::input::{
     InputArgs, LangChoice, collect_sources, io_reason, open_reader, parse_lang, progress_bar,
 };
 use crate::output::{Format, Writer};
-use anyhow::{Context, bail};
+use crate::staged::Staged;
+use anyhow::bail;
 use clap::Args;
-use planilla_converter::{Options, OutputEncoding, Unencodable, convert_game, encode};
+use planilla_converter::{Converted, Options, OutputEncoding, Unencodable, convert_game, encode};
 use planilla_core::san::Lang;
-use planilla_validator::{BatchConfig, Code, Finding, Rules, process_stream};
-use std::fs::File;
+use planilla_validator::{
+    BatchConfig, Code, Finding, Rules, internal_error, panic_message, process_stream,
+};
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
@@ -61,53 +64,22 @@ fn stops_replay(code: Code) -> bool {
 
 /// One game's result, made on a worker thread.
 struct Done {
+    /// The game's text in the output encoding.
     bytes: Result<Vec<u8>, Unencodable>,
+    /// Findings reported on standard error.
     errors: Vec<Finding>,
-    complete: bool,
+    outcome: Outcome,
 }
 
-/// A file written beside its destination and renamed over it at the end,
-/// so an interrupted run never leaves a half-written file.
-struct Staged {
-    temp: PathBuf,
-    dest: PathBuf,
-}
-
-impl Staged {
-    fn create(dest: &Path) -> anyhow::Result<(Staged, File)> {
-        let dir = match dest.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let name = dest
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let temp = dir.join(format!(".{name}.planilla-{}.tmp", std::process::id()));
-        let file =
-            File::create(&temp).with_context(|| format!("cannot create {}", temp.display()))?;
-        Ok((
-            Staged {
-                temp,
-                dest: dest.to_path_buf(),
-            },
-            file,
-        ))
-    }
-
-    fn commit(self) -> anyhow::Result<()> {
-        std::fs::rename(&self.temp, &self.dest).with_context(|| {
-            format!(
-                "cannot rename {} to {}",
-                self.temp.display(),
-                self.dest.display()
-            )
-        })
-    }
-
-    fn abandon(self) {
-        let _ = std::fs::remove_file(&self.temp);
-    }
+/// How far a game was converted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// Every move replayed and rewritten.
+    Converted,
+    /// Moves converted as far as the replay got, the rest letter by letter.
+    Incomplete,
+    /// planilla failed on the game (a bug): its text is written unchanged.
+    Failed,
 }
 
 pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
@@ -117,10 +89,9 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         rules: Rules::default(),
     };
     let pool = crate::thread_pool(args.input.threads)?;
-    let (sources, problems) = collect_sources(&args.input.paths);
-    for p in &problems {
-        eprintln!("planilla: {p}");
-    }
+    let inputs = collect_sources(&args.input.paths);
+    let mut input_failed = inputs.report();
+    let sources = inputs.sources;
     if sources.is_empty() {
         bail!("nothing to convert");
     }
@@ -136,8 +107,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     let mut report = Writer::new(io::stderr().lock(), Format::Human);
     let total_size: Option<u64> = sources.iter().map(|s| s.size()).sum();
     let bar = progress_bar(total_size, args.input.quiet);
-    let (mut games, mut incomplete) = (0u64, 0u64);
-    let mut input_failed = !problems.is_empty();
+    let mut counts = Counts::default();
     let mut done_bytes = 0u64;
 
     let result: anyhow::Result<()> = (|| {
@@ -147,22 +117,12 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
                 input_failed = true;
                 continue;
             };
+            // What ends the whole run, kept apart from a read error, which
+            // ends only this input.
             let mut failure: Option<anyhow::Error> = None;
             let base = done_bytes;
             let work = |game: &planilla_parser::Game| {
-                let converted = convert_game(game, &options);
-                let mut bytes = Vec::with_capacity(converted.text.len());
-                let encoded =
-                    encode(&converted, game, args.output_encoding, &mut bytes).map(|()| bytes);
-                Done {
-                    bytes: encoded,
-                    errors: converted
-                        .findings
-                        .into_iter()
-                        .filter(|f| stops_replay(f.code))
-                        .collect(),
-                    complete: converted.complete,
-                }
+                convert_guarded(game, &options, args.output_encoding)
             };
             let streamed = process_stream(
                 reader,
@@ -171,23 +131,31 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
                 work,
                 |batch: &[Done], progress| {
                     for done in batch {
-                        games += 1;
-                        match &done.bytes {
-                            Ok(bytes) => out.write_all(bytes)?,
+                        counts.games += 1;
+                        let bytes = match &done.bytes {
+                            Ok(bytes) => bytes,
                             Err(e) => {
                                 failure = Some(anyhow::anyhow!("{name}:{e}"));
                                 return Err(io::Error::other("unencodable"));
                             }
+                        };
+                        if let Err(e) = out.write_all(bytes) {
+                            failure = Some(output_error(e));
+                            return Err(io::Error::other("output failed"));
                         }
-                        if !done.complete {
-                            incomplete += 1;
-                        }
-                        bar.suspend(|| -> io::Result<()> {
+                        counts.incomplete += u64::from(done.outcome == Outcome::Incomplete);
+                        counts.failed += u64::from(done.outcome == Outcome::Failed);
+                        let reported = bar.suspend(|| -> io::Result<()> {
                             for f in &done.errors {
                                 report.finding(&name, f)?;
                             }
                             Ok(())
-                        })?;
+                        });
+                        if let Err(e) = reported {
+                            failure =
+                                Some(anyhow::Error::new(e).context("cannot write the report"));
+                            return Err(io::Error::other("report failed"));
+                        }
                     }
                     let _ = progress;
                     bar.set_position(base + consumed.load(Ordering::Relaxed));
@@ -198,48 +166,240 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
                 return Err(e);
             }
             if let Err(e) = streamed {
-                if e.kind() == io::ErrorKind::BrokenPipe {
-                    return Err(e.into());
-                }
-                bar.suspend(|| eprintln!("planilla: {name}: {}", io_reason(&e)));
+                // Every game read before the error is written and reported.
+                bar.suspend(|| eprintln!("planilla: {name}: cannot read: {}", io_reason(&e)));
                 input_failed = true;
             }
             done_bytes += source.size().unwrap_or(0);
         }
-        out.flush().context("cannot write the output")?;
+        out.flush().map_err(output_error)?;
         Ok(())
     })();
     bar.finish_and_clear();
     drop(out);
 
-    match result {
-        Ok(()) => {
-            if let Some(staged) = staged {
-                staged.commit()?;
-            }
+    if let Err(e) = result {
+        // A staged output is dropped here: its temporary file goes, the
+        // destination stays as it was.
+        drop(staged);
+        let broken_pipe = e
+            .chain()
+            .filter_map(|c| c.downcast_ref::<io::Error>())
+            .any(|e| e.kind() == io::ErrorKind::BrokenPipe);
+        if broken_pipe {
+            // `planilla convert big.pgn | head`: the reader went away.
+            return Ok(ExitCode::SUCCESS);
         }
-        Err(e) => {
-            if let Some(staged) = staged {
-                staged.abandon();
-            }
-            if e.downcast_ref::<io::Error>()
-                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-            {
-                return Ok(ExitCode::SUCCESS);
-            }
-            return Err(e);
+        return Err(e);
+    }
+    match staged {
+        // Output that misses an input never replaces the destination.
+        Some(staged) if input_failed => {
+            eprintln!(
+                "planilla: {}: not written, an input could not be read (an existing file is left as it was)",
+                staged.dest().display()
+            );
+            return Ok(ExitCode::from(2));
         }
+        Some(staged) => staged.commit()?,
+        None => {}
     }
-    if incomplete > 0 {
-        eprintln!(
-            "planilla: {games} games converted; {incomplete} could not be fully replayed and keep moves as written (letters translated)"
-        );
-    }
+    counts.summarize();
     Ok(if input_failed {
         ExitCode::from(2)
-    } else if incomplete > 0 {
+    } else if counts.incomplete + counts.failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The output failed: the run ends.
+fn output_error(e: io::Error) -> anyhow::Error {
+    anyhow::Error::new(e).context("cannot write the output")
+}
+
+/// Games written, and those not converted in full.
+#[derive(Default)]
+struct Counts {
+    games: u64,
+    incomplete: u64,
+    failed: u64,
+}
+
+impl Counts {
+    fn summarize(&self) {
+        let mut parts = Vec::new();
+        if self.incomplete > 0 {
+            parts.push(format!(
+                "{} could not be fully replayed and keep moves as written (letters translated)",
+                self.incomplete
+            ));
+        }
+        if self.failed > 0 {
+            parts.push(format!(
+                "{} failed (internal error) and are written unchanged",
+                self.failed
+            ));
+        }
+        if !parts.is_empty() {
+            eprintln!(
+                "planilla: {} games converted; {}",
+                self.games,
+                parts.join("; ")
+            );
+        }
+    }
+}
+
+/// Converts one game on a worker thread and encodes it. A panic (a bug in
+/// planilla) does not end the run: see [`guarded`].
+fn convert_guarded(
+    game: &planilla_parser::Game,
+    options: &Options,
+    encoding: OutputEncoding,
+) -> Done {
+    guarded(game, encoding, || {
+        let converted = convert_game(game, options);
+        let mut bytes = Vec::with_capacity(converted.text.len());
+        let encoded = encode(&converted, game, encoding, &mut bytes).map(|()| bytes);
+        Done {
+            bytes: encoded,
+            errors: converted
+                .findings
+                .into_iter()
+                .filter(|f| stops_replay(f.code))
+                .collect(),
+            outcome: if converted.complete {
+                Outcome::Converted
+            } else {
+                Outcome::Incomplete
+            },
+        }
+    })
+}
+
+/// Runs `convert` for one game, turning a panic into an `internal-error`
+/// finding naming the game, with the game's own text written through
+/// unchanged (decoded by its encoding rule, in the output encoding): nothing
+/// is lost and the run goes on, as `check` does with `check_game_guarded`.
+fn guarded(
+    game: &planilla_parser::Game,
+    encoding: OutputEncoding,
+    convert: impl FnOnce() -> Done,
+) -> Done {
+    let panic = match catch_unwind(AssertUnwindSafe(convert)) {
+        Ok(done) => return done,
+        Err(panic) => panic,
+    };
+    let what = panic_message(panic.as_ref());
+    let finding = internal_error(
+        game,
+        format!(
+            "planilla failed to convert this game ({what}): its text is written unchanged; \
+             please report it"
+        ),
+    );
+    Done {
+        bytes: unchanged(game, encoding),
+        errors: vec![finding],
+        outcome: Outcome::Failed,
+    }
+}
+
+/// The game's text as it is, decoded token by token with the game's
+/// encoding rule (UTF-8 input is copied) and encoded like a converted game,
+/// so a character the output encoding cannot hold is still an error with
+/// its place.
+fn unchanged(
+    game: &planilla_parser::Game,
+    encoding: OutputEncoding,
+) -> Result<Vec<u8>, Unencodable> {
+    let mut text = Converted {
+        game: game.index(),
+        ..Converted::default()
+    };
+    if game.encoding().utf8 {
+        text.text.extend_from_slice(game.bytes());
+        text.origins.push((0, 0));
+    } else {
+        for token in game.all_tokens() {
+            text.origins.push((text.text.len(), token.start));
+            text.text
+                .extend_from_slice(game.decode(token.span()).as_bytes());
+        }
+    }
+    let mut bytes = Vec::with_capacity(text.text.len());
+    encode(&text, game, encoding, &mut bytes).map(|()| bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use planilla_parser::{Encoding, Game};
+
+    fn panicking() -> Done {
+        panic!("the converter exploded")
+    }
+
+    /// A panic while converting a game is an `internal-error` finding naming
+    /// the game, and the game's own text is written in the output encoding.
+    #[test]
+    fn a_panic_writes_the_game_unchanged_and_reports_it() {
+        let cases: [(&[u8], OutputEncoding, &[u8]); 3] = [
+            (
+                "[Event \"Café\"]\n\n1. e4 e5 2. Cf3 *\n".as_bytes(),
+                OutputEncoding::Utf8,
+                "[Event \"Café\"]\n\n1. e4 e5 2. Cf3 *\n".as_bytes(),
+            ),
+            // Windows-1252 in, UTF-8 out: decoded, not copied.
+            (
+                b"[Event \"Caf\xe9\"]\n\n1. e4 e5 2. Cf3 *\n",
+                OutputEncoding::Utf8,
+                "[Event \"Café\"]\n\n1. e4 e5 2. Cf3 *\n".as_bytes(),
+            ),
+            (
+                "[Event \"Café\"]\n\n1. e4 *\n".as_bytes(),
+                OutputEncoding::Latin1,
+                b"[Event \"Caf\xe9\"]\n\n1. e4 *\n",
+            ),
+        ];
+        for (input, encoding, expected) in cases {
+            let game = Game::from_bytes(input, Encoding::Auto);
+            let done = guarded(&game, encoding, panicking);
+            assert_eq!(done.bytes.as_deref(), Ok(expected));
+            assert_eq!(done.outcome, Outcome::Failed);
+            assert_eq!(done.errors.len(), 1);
+            let finding = &done.errors[0];
+            assert_eq!(finding.code, Code::InternalError);
+            assert_eq!((finding.game, finding.line, finding.column), (1, 1, 1));
+            assert!(
+                finding.message.contains("the converter exploded")
+                    && finding.message.contains("written unchanged"),
+                "{}",
+                finding.message
+            );
+        }
+    }
+
+    /// The unchanged text keeps the rule that nothing is substituted: a
+    /// character the output encoding cannot hold is an error with its place.
+    #[test]
+    fn a_panic_on_a_game_the_encoding_cannot_hold_is_still_an_error() {
+        let game = Game::from_bytes("[White \"Dvořák\"]\n\n1. e4 *\n".as_bytes(), Encoding::Auto);
+        let done = guarded(&game, OutputEncoding::Latin1, panicking);
+        let error = done.bytes.expect_err("ř is not Latin-1");
+        assert_eq!((error.character, error.line, error.column), ('ř', 1, 12));
+    }
+
+    /// Without a panic the conversion is returned as it is.
+    #[test]
+    fn without_a_panic_the_conversion_stands() {
+        let game = Game::from_bytes(&b"1. e4 e5 2. Cf3 *\n"[..], Encoding::Auto);
+        let options = Options::default();
+        let done = convert_guarded(&game, &options, OutputEncoding::Utf8);
+        assert_eq!(done.bytes.as_deref(), Ok(&b"1. e4 e5 2. Nf3 *\n"[..]));
+        assert_eq!(done.outcome, Outcome::Converted);
+        assert!(done.errors.is_empty());
+    }
 }

@@ -190,49 +190,73 @@ fn is_pgn(path: &Path) -> bool {
         .any(|ext| name.ends_with(ext))
 }
 
-/// Expands the paths into sources, in order: files as given, directories
-/// walked recursively in sorted order. Problems (a missing path, a directory
-/// with no PGN, an unreadable directory) are returned as messages; the
-/// sources that could be found are still returned.
-pub fn collect_sources(paths: &[PathBuf]) -> (Vec<Source>, Vec<String>) {
-    let mut sources = Vec::new();
-    let mut problems = Vec::new();
+/// What the paths on the command line expand to.
+#[derive(Debug, Default)]
+pub struct Inputs {
+    /// The sources to read, in order.
+    pub sources: Vec<Source>,
+    /// Paths that cannot be read (a missing path, a directory with no PGN, an
+    /// unreadable directory or file): named on standard error, exit status 2.
+    pub problems: Vec<String>,
+    /// Entries of a searched directory that are named like PGN but are not
+    /// regular files (a FIFO, a socket, a device): named on standard error and
+    /// not read, since opening one may wait forever; the exit status stays.
+    pub skipped: Vec<String>,
+}
+
+impl Inputs {
+    /// Names the problems and the skipped entries on standard error; returns
+    /// whether there was a problem.
+    pub fn report(&self) -> bool {
+        for p in self.problems.iter().chain(&self.skipped) {
+            eprintln!("planilla: {p}");
+        }
+        !self.problems.is_empty()
+    }
+}
+
+/// Expands the paths into sources, in order: files as given (whatever their
+/// kind: a FIFO such as `<(zcat x.pgn.gz)` or `/dev/stdin` is read),
+/// directories walked recursively in sorted order, where only regular files
+/// (or symbolic links to one) are taken. The sources that could be found are
+/// returned whatever went wrong with the others.
+pub fn collect_sources(paths: &[PathBuf]) -> Inputs {
+    let mut found = Inputs::default();
     if paths.is_empty() {
-        sources.push(Source::Stdin);
+        found.sources.push(Source::Stdin);
     }
     for path in paths {
         if path.as_os_str() == "-" {
-            sources.push(Source::Stdin);
+            found.sources.push(Source::Stdin);
             continue;
         }
         match std::fs::metadata(path) {
-            Err(e) => problems.push(format!("{}: {}", path.display(), io_reason(&e))),
+            Err(e) => found
+                .problems
+                .push(format!("{}: {}", path.display(), io_reason(&e))),
             Ok(meta) if meta.is_dir() => {
-                let before = sources.len();
+                let before = found.sources.len();
                 let mut seen = HashSet::new();
-                walk(path, &mut sources, &mut problems, &mut seen);
-                if sources.len() == before {
-                    problems.push(format!(
+                walk(path, &mut found, &mut seen);
+                if found.sources.len() == before {
+                    found.problems.push(format!(
                         "{}: directory holds no .pgn file (nor .pgn.zst, .pgn.gz, .pgn.bz2)",
                         path.display()
                     ));
                 }
             }
-            Ok(_) => sources.push(Source::File(path.clone())),
+            Ok(_) => found.sources.push(Source::File(path.clone())),
         }
     }
-    (sources, problems)
+    found
 }
 
-fn walk(
-    dir: &Path,
-    sources: &mut Vec<Source>,
-    problems: &mut Vec<String>,
-    seen: &mut HashSet<PathBuf>,
-) {
+fn walk(dir: &Path, found: &mut Inputs, seen: &mut HashSet<PathBuf>) {
     // Symlink loops: each real directory is entered once.
     let Ok(real) = std::fs::canonicalize(dir) else {
-        problems.push(format!("{}: cannot resolve directory", dir.display()));
+        found
+            .problems
+            .push(format!("{}: cannot resolve directory", dir.display()));
         return;
     };
     if !seen.insert(real) {
@@ -241,23 +265,52 @@ fn walk(
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
-            problems.push(format!("{}: {}", dir.display(), io_reason(&e)));
+            found
+                .problems
+                .push(format!("{}: {}", dir.display(), io_reason(&e)));
             return;
         }
     };
     let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
     for path in paths {
+        // `metadata` follows symbolic links: a link to a regular file is read.
         match std::fs::metadata(&path) {
-            Ok(m) if m.is_dir() => walk(&path, sources, problems, seen),
-            Ok(_) if is_pgn(&path) => sources.push(Source::File(path)),
+            Ok(m) if m.is_dir() => walk(&path, found, seen),
+            Ok(m) if is_pgn(&path) && m.is_file() => found.sources.push(Source::File(path)),
+            Ok(m) if is_pgn(&path) => found.skipped.push(format!(
+                "{}: skipped: {}, not a regular file (name it on the command line to read it)",
+                path.display(),
+                file_kind(&m.file_type())
+            )),
             Ok(_) => {}
             Err(e) if is_pgn(&path) => {
-                problems.push(format!("{}: {}", path.display(), io_reason(&e)))
+                found
+                    .problems
+                    .push(format!("{}: {}", path.display(), io_reason(&e)))
             }
             Err(_) => {}
         }
     }
+}
+
+/// What a file that is neither a regular file nor a directory is.
+fn file_kind(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        } else if kind.is_socket() {
+            return "a socket";
+        } else if kind.is_block_device() {
+            return "a block device";
+        } else if kind.is_char_device() {
+            return "a character device";
+        }
+    }
+    let _ = kind;
+    "a special file"
 }
 
 /// An I/O error's reason in lower case, without the "(os error N)" tail.

@@ -9,6 +9,7 @@ mod convert;
 mod input;
 mod output;
 mod perft;
+mod staged;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

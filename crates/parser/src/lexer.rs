@@ -188,12 +188,17 @@ impl Lexer {
         }
     }
 
-    /// Reports what only the end of the game can tell (an unclosed variation).
-    pub(crate) fn finish(&mut self, sink: &mut Sink<'_>) {
+    /// Reports what only the end of the game can tell (an unclosed variation, a missing
+    /// termination marker).
+    /// `data` is the game's bytes.
+    pub(crate) fn finish(&mut self, data: &[u8], sink: &mut Sink<'_>) {
         if self.depth > 0 {
             let at = self.outermost_open;
             sink.findings
                 .push(syntax("unterminated variation", at, at + 1));
+        }
+        if let Some(at) = missing_result(data, sink.tokens) {
+            sink.findings.push(syntax(MISSING_RESULT, at, at));
         }
         if self.unlisted > 0 {
             let at = self.first_unlisted;
@@ -679,6 +684,38 @@ impl TagNames {
     }
 }
 
+/// The finding for a game with moves and no termination marker. It does not say whether
+/// the game is the last of its input, so that a game reads the same alone as in its file.
+const MISSING_RESULT: &str = "the game ends without a result (1-0, 0-1, 1/2-1/2 or *): \
+                              its end may be missing, or the file cut short";
+
+/// Where a game with moves but no termination marker should have had one: right after
+/// its last token, at the end of its text (before the line ends that close a comment left
+/// open). `None` when the game has a marker outside variations (one inside a variation
+/// does not end the game) or no move at all (a tag-only section of a broadcast export, a
+/// game of comments).
+fn missing_result(data: &[u8], tokens: &[Token]) -> Option<usize> {
+    let mut has_moves = false;
+    let mut depth = 0u32;
+    for t in tokens {
+        match t.kind {
+            TokenKind::Result if depth == 0 => return None,
+            TokenKind::San | TokenKind::MoveNumber => has_moves = true,
+            TokenKind::VariationStart => depth += 1,
+            TokenKind::VariationEnd => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    let last = tokens.last().filter(|_| has_moves)?;
+    let text = data.get(last.span()).unwrap_or_default();
+    let blank = text
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_whitespace())
+        .count();
+    Some(last.end as usize - blank)
+}
+
 /// Tokenizes `bytes` as one whole game (no game boundaries), into cleared buffers.
 pub(crate) fn tokenize(bytes: &[u8], config: LexConfig, sink: &mut Sink<'_>) {
     sink.tokens.clear();
@@ -686,7 +723,7 @@ pub(crate) fn tokenize(bytes: &[u8], config: LexConfig, sink: &mut Sink<'_>) {
     let mut lexer = Lexer::new(config);
     let step = lexer.run(bytes, Input::End, false, sink);
     debug_assert_eq!(step, Step::End);
-    lexer.finish(sink);
+    lexer.finish(bytes, sink);
 }
 
 /// FNV-1a hash of the tag name at the start of a tag line (`[`, blanks, name).

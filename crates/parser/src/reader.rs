@@ -409,7 +409,7 @@ impl<R: Read> Reader<R> {
                 tags: &mut game.tags,
                 findings: &mut game.findings,
             };
-            self.lexer.finish(&mut sink);
+            self.lexer.finish(&game.bytes, &mut sink);
             game.analyze_encoding();
         }
         if let Some(name) = self.utf16.take() {

@@ -227,7 +227,9 @@ fn deep_variations_give_a_finding_not_a_crash() {
         messages,
         [
             "variations nested deeper than 256",
-            "unterminated variation"
+            "unterminated variation",
+            "the game ends without a result (1-0, 0-1, 1/2-1/2 or *): its end may be missing, \
+             or the file cut short"
         ]
     );
 }
@@ -304,4 +306,45 @@ fn a_tag_inside_the_movetext_is_reported_and_not_a_tag() {
     assert_eq!(f.kind, FindingKind::Syntax);
     assert_eq!(f.message, "tag pair inside the movetext");
     assert_eq!(game.location(f.span.start as usize).column, 7);
+}
+
+/// A game with moves and no termination marker outside variations gets one finding, right
+/// after its last token (a comment left open ends before its trailing line ends); a game
+/// without moves, or with a marker, gets none.
+#[test]
+fn a_game_without_a_result_is_found_at_its_end() {
+    let cases: [(&str, Option<(u64, u64)>); 10] = [
+        ("1. e4 e5 2. Nf3", Some((1, 16))),
+        ("1. e4 e5 2. Nf3\n\n\n", Some((1, 16))),
+        ("[Event \"x\"]\n\n1. e4 {a comment}\n", Some((3, 18))),
+        ("1. e4 {never closed\n\n", Some((1, 20))),
+        ("1. e4 (1. d4 *) e5", Some((1, 19))),
+        ("1. e4 e5 ; cut here\n", Some((1, 20))),
+        ("1. e4 e5 *", None),
+        ("1. e4 (1. d4) e5 1/2-1/2\n", None),
+        ("[Event \"tags only\"]\n[Site \"s\"]\n\n", None),
+        ("[Event \"x\"]\n\n{only a comment}\n", None),
+    ];
+    for (input, expected) in cases {
+        let game = Game::from_bytes(input.as_bytes(), Encoding::Auto);
+        let found: Vec<_> = game
+            .findings()
+            .iter()
+            .filter(|f| f.message.starts_with("the game ends without a result"))
+            .map(|f| {
+                let at = game.location(f.span.start as usize);
+                (at.line, at.column)
+            })
+            .collect();
+        assert_eq!(found, expected.into_iter().collect::<Vec<_>>(), "{input:?}");
+        // The reader says the same, with any read size.
+        for size in [1, 7, 4096] {
+            let read = read_all(input.as_bytes(), ReaderBuilder::new().buffer_size(size));
+            assert_eq!(
+                read[0].findings(),
+                game.findings(),
+                "{input:?}, reads of {size}"
+            );
+        }
+    }
 }

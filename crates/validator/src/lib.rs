@@ -32,6 +32,7 @@ pub use rules::Rules;
 
 use planilla_parser::{Game, Reader};
 use rayon::prelude::*;
+use std::any::Any;
 use std::io::{self, Read};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -55,25 +56,12 @@ pub fn check_game_guarded(game: &Game, config: &Config) -> GameReport {
     let stats = match result {
         Ok(stats) => stats,
         Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_string());
-            let location = game.location(0);
+            let what = panic_message(panic.as_ref());
             findings.clear();
-            findings.push(Finding {
-                code: Code::InternalError,
-                game: game.index(),
-                ply: None,
-                line: location.line,
-                column: location.column,
-                numbered_move: None,
-                san: None,
-                message: format!("planilla failed on this game ({what}); please report it"),
-                fen: None,
-                variation: Vec::new(),
-            });
+            findings.push(internal_error(
+                game,
+                format!("planilla failed on this game ({what}); please report it"),
+            ));
             GameStats::default()
         }
     };
@@ -81,6 +69,33 @@ pub fn check_game_guarded(game: &Game, config: &Config) -> GameReport {
         game: game.index(),
         findings,
         stats,
+    }
+}
+
+/// What a caught panic says: its message, or "unknown panic".
+pub fn panic_message(panic: &(dyn Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+/// An `internal-error` finding about a whole game, at its first byte: planilla
+/// failed on it (a panic caught while working on it).
+pub fn internal_error(game: &Game, message: String) -> Finding {
+    let location = game.location(0);
+    Finding {
+        code: Code::InternalError,
+        game: game.index(),
+        ply: None,
+        line: location.line,
+        column: location.column,
+        numbered_move: None,
+        san: None,
+        message,
+        fen: None,
+        variation: Vec::new(),
     }
 }
 
@@ -147,7 +162,8 @@ where
 ///
 /// # Errors
 ///
-/// A read error from the input, or the first error `sink` returns.
+/// A read error from the input (after `sink` has had every game read
+/// before it), or the first error `sink` returns.
 pub fn process_stream<R, T, W, F>(
     reader: Reader<R>,
     batching: BatchConfig,
@@ -189,6 +205,10 @@ where
         outcome
     })
 }
+
+/// The reader thread of [`process_stream`]: fills batches (reusing the
+/// buffers sent back on `empty`) and sends them on `full`, in order; a read
+/// error is sent after the batch of the games read before it.
 fn read_batches<R: Read>(
     mut reader: Reader<R>,
     batching: BatchConfig,
@@ -218,6 +238,12 @@ fn read_batches<R: Read>(
                     break;
                 }
                 Err(e) => {
+                    // The games read before the error are whole: they are
+                    // processed and reported first, then the error.
+                    batch.truncate(used);
+                    if !batch.is_empty() && full.send(Ok((batch, progress))).is_err() {
+                        return;
+                    }
                     let _ = full.send(Err(e));
                     return;
                 }
@@ -226,6 +252,65 @@ fn read_batches<R: Read>(
         batch.truncate(used);
         if (!batch.is_empty() && full.send(Ok((batch, progress))).is_err()) || done {
             return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use planilla_parser::ReaderBuilder;
+
+    /// Gives `data`, then fails as a compressed file cut short does.
+    struct CutShort(Vec<u8>, usize);
+
+    impl Read for CutShort {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.1 == self.0.len() {
+                return Err(io::Error::other("incomplete deflate stream"));
+            }
+            let n = buf.len().min(self.0.len() - self.1);
+            buf[..n].copy_from_slice(&self.0[self.1..self.1 + n]);
+            self.1 += n;
+            Ok(n)
+        }
+    }
+
+    /// Every game read before a read error reaches the sink, in order, for any
+    /// batch size (a whole batch, a batch cut short, one game a batch), and
+    /// the error comes last.
+    #[test]
+    fn the_games_before_a_read_error_are_all_processed() {
+        let games = 1200;
+        let mut data: Vec<u8> = (1..=games)
+            .flat_map(|i| format!("[Event \"{i}\"]\n\n1. e4 e5 *\n\n").into_bytes())
+            .collect();
+        // The last game is cut in its movetext.
+        data.truncate(data.len() - 6);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for max_games in [1, 7, 512, 5000] {
+            let reader = ReaderBuilder::new()
+                .buffer_size(4096)
+                .build(CutShort(data.clone(), 0));
+            let mut seen = Vec::new();
+            let batching = BatchConfig {
+                max_games,
+                max_bytes: 1 << 20,
+            };
+            let result = process_stream(reader, batching, &pool, Game::index, |batch, _| {
+                seen.extend_from_slice(batch);
+                Ok(())
+            });
+            let error = result.expect_err("the read error is returned").to_string();
+            assert!(
+                error.contains(&format!("game {games},")) && error.contains("incomplete deflate"),
+                "{error}"
+            );
+            let expected: Vec<u64> = (1..games).collect();
+            assert_eq!(seen, expected, "batches of {max_games}");
         }
     }
 }
