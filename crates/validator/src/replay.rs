@@ -571,6 +571,8 @@ impl GameChecker<'_> {
         let keys = History::starting(rules.key(&start), tokens.len() / 2 + 2);
         let mut lines: Vec<Line> = vec![self.new_line(start, 0, Vec::new(), keys)];
         let max_depth = game.max_depth() as usize;
+        // Variations open past `max_depth`.
+        let mut beyond = 0usize;
         // A FEN may set up a position in which the game is already over.
         let start_end = if !start.has_legal_moves() {
             Some(if start.is_check() {
@@ -598,12 +600,15 @@ impl GameChecker<'_> {
             i += 1;
             match token.kind {
                 TokenKind::VariationStart => {
-                    // Deeper than the reader allows (it reported a syntax error): skipped,
-                    // so a long nest costs neither time nor memory per level.
-                    let too_deep = lines.len() > max_depth;
+                    // Deeper than the reader allows (it reported a syntax error): only
+                    // counted, so a long nest costs neither time nor memory per level.
+                    if beyond > 0 || lines.len() > max_depth {
+                        beyond += 1;
+                        continue;
+                    }
                     let parent = lines.last_mut().expect("the main line is never popped");
                     parent.children += 1;
-                    let branch = match (parent.skipped || too_deep, parent.state) {
+                    let branch = match (parent.skipped, parent.state) {
                         (true, _) => None,
                         (false, State::Live) => Some(match parent.prev {
                             Some(prev) => (prev, parent.ply.saturating_sub(1), true),
@@ -634,6 +639,7 @@ impl GameChecker<'_> {
                     };
                     lines.push(line);
                 }
+                TokenKind::VariationEnd if beyond > 0 => beyond -= 1,
                 TokenKind::VariationEnd if lines.len() > 1 => {
                     lines.pop();
                 }
@@ -653,6 +659,9 @@ impl GameChecker<'_> {
                     if j < tokens.len() && tokens[j].kind == TokenKind::EnPassantMark {
                         end = tokens[j].end;
                         i = j + 1;
+                    }
+                    if beyond > 0 {
+                        continue;
                     }
                     let main = lines.len() == 1;
                     let depth = lines.len() - 1;
