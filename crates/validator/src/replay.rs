@@ -737,22 +737,23 @@ impl GameChecker<'_> {
             path: line.path.clone(),
         };
 
-        let parsed = match San::parse_plain(text, self.lang) {
-            Some(san) => Ok(san),
-            None => San::parse(text, self.lang),
-        };
-        let san = match parsed {
-            Ok(san) => san,
-            Err(e) => {
-                let (_, written) = self.describe(&site);
-                let message = format!(
-                    "'{written}' is not a move in {} notation: {e}",
-                    self.lang.name()
-                );
-                self.push_at(Code::IllegalMove, &site, message);
-                line.state = State::Stopped { at_last_move: true };
-                return None;
-            }
+        // The fast paths apart from the general ones: their results stay in registers
+        // (a result written field by field and read back whole stalls the processor).
+        let san = match San::parse_plain(text, self.lang) {
+            Some(san) => san,
+            None => match San::parse(text, self.lang) {
+                Ok(san) => san,
+                Err(e) => {
+                    let (_, written) = self.describe(&site);
+                    let message = format!(
+                        "'{written}' is not a move in {} notation: {e}",
+                        self.lang.name()
+                    );
+                    self.push_at(Code::IllegalMove, &site, message);
+                    line.state = State::Stopped { at_last_move: true };
+                    return None;
+                }
+            },
         };
 
         if let Some((end, end_ply, end_move, _)) = &line.end {
@@ -817,18 +818,17 @@ impl GameChecker<'_> {
             return None;
         }
 
-        let resolved = match san.resolve_quick(&before) {
-            Some(m) => Ok(m),
-            None => san.resolve_with(&before, &mut self.list),
-        };
-        let m = match resolved {
-            Ok(m) => m,
-            Err(e) => {
-                let (code, message) = self.explain(&site, &san, e);
-                self.push_at(code, &site, message);
-                line.state = State::Stopped { at_last_move: true };
-                return None;
-            }
+        let m = match san.resolve_quick(&before) {
+            Some(m) => m,
+            None => match san.resolve_with(&before, &mut self.list) {
+                Ok(m) => m,
+                Err(e) => {
+                    let (code, message) = self.explain(&site, &san, e);
+                    self.push_at(code, &site, message);
+                    line.state = State::Stopped { at_last_move: true };
+                    return None;
+                }
+            },
         };
 
         self.record(token.start, text.len(), &before, Some(m));
