@@ -1131,8 +1131,60 @@ impl Position {
         }
         self.turn = them;
         self.piece_key ^= crate::zobrist::turn_key();
-        self.checkers = self.compute_checkers();
+        self.checkers = self.checkers_after(m);
         self.pinned = self.compute_pinned();
+    }
+
+    /// The checkers after `m`, just played, found from the move alone: the moved piece
+    /// itself, and sliders uncovered on the line from the king through the square it
+    /// left (before the move the side to move could not be in check, so any other
+    /// slider on that line was blocked). Castling and en passant, which move or remove
+    /// a second piece, compute them from the board.
+    #[inline]
+    fn checkers_after(&self, m: &Move) -> Bitboard {
+        if m.kind != MoveKind::Normal {
+            return self.compute_checkers();
+        }
+        let b = &self.board;
+        let king = self.king();
+        let occupied = b.occupied();
+        let clear = |from: Square| (between(king, from) & occupied).is_empty();
+        let orthogonal = |sq: Square| sq.file() == king.file() || sq.rank() == king.rank();
+        let to = m.to;
+        let direct = match m.promotion.unwrap_or(m.role) {
+            Role::Pawn => pawn_attacks(self.turn, king).contains(to),
+            Role::Knight => knight_attacks(king).contains(to),
+            Role::King => false,
+            role => {
+                let on_line = line(king, to).any();
+                let fits = match role {
+                    Role::Rook => orthogonal(to),
+                    Role::Bishop => !orthogonal(to),
+                    _ => true,
+                };
+                on_line && fits && clear(to)
+            }
+        };
+        let mut checkers = if direct {
+            Bitboard::from_square(to)
+        } else {
+            Bitboard::EMPTY
+        };
+        let ray = line(king, m.from);
+        if ray.any() {
+            let sliders = if orthogonal(m.from) {
+                b.rooks_and_queens()
+            } else {
+                b.bishops_and_queens()
+            } & b.by_color(self.turn.other())
+                & ray;
+            for slider in sliders {
+                if clear(slider) {
+                    checkers.add(slider);
+                }
+            }
+        }
+        checkers
     }
 
     #[inline]
