@@ -1041,7 +1041,8 @@ pub(crate) fn en_passant_len(s: &[u8], encoding: Encoding) -> Option<usize> {
     end_ok.then_some(i)
 }
 
-/// Castling with `O`, `0` or `o` and `-` or an en dash (UTF-8, or Windows-1252 byte 0x96).
+/// Castling with `O`, `0` or `o` and `-` or an en or em dash (UTF-8, or Windows-1252 bytes
+/// 0x96 and 0x97).
 fn castling_len(s: &[u8], encoding: Encoding) -> Option<usize> {
     let is_o = |b: u8| matches!(b, b'O' | b'0' | b'o');
     if !s.first().copied().is_some_and(is_o) {
@@ -1053,7 +1054,7 @@ fn castling_len(s: &[u8], encoding: Encoding) -> Option<usize> {
         let dash = match s.get(i) {
             Some(b'-') => 1,
             Some(0x80..=0xFF) => match char_at(&s[i..], encoding) {
-                Some(('–', len)) => len,
+                Some(('–' | '—', len)) => len,
                 _ => break,
             },
             _ => break,

@@ -42,8 +42,12 @@ token_cases! {
         "move-number 1.", "san e4", "move-number 1...", "san c5", "move-number 12.",
         "move-number 12...", "move-number 12…", "move-number 12 .", "move-number 7",
     ];
-    castling_forms: b"O-O O-O-O 0-0 0-0-0 0\xe2\x80\x930 O-O+ 0-0#" => [
-        "san O-O", "san O-O-O", "san 0-0", "san 0-0-0", "san 0–0", "san O-O+", "san 0-0#",
+    castling_forms: b"O-O O-O-O 0-0 0-0-0 0\xe2\x80\x930 O\xe2\x80\x94O O-O+ 0-0#" => [
+        "san O-O", "san O-O-O", "san 0-0", "san 0-0-0", "san 0–0", "san O—O", "san O-O+",
+        "san 0-0#",
+    ];
+    castling_windows_1252_dashes: b"0\x960 O\x97O\x97O O\x96O+" => [
+        "san 0–0", "san O—O—O", "san O–O+",
     ];
     spanish_forms: b"d8D exd6a.p. exd6 a.p. exd6 a. p. e.p. Txd8++ Cgxf3" => [
         "san d8D", "san exd6", "en-passant a.p.", "san exd6", "en-passant a.p.", "san exd6",
