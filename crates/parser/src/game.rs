@@ -248,11 +248,12 @@ impl Game {
     }
 
     /// Whether the game has any movetext token (a move, number, result, ...), as opposed
-    /// to only tags, whitespace and comments.
+    /// to only tags, whitespace, comments and draw-offer marks (as the reader splits
+    /// games: see [`crate::reader`]).
     pub fn has_movetext(&self) -> bool {
-        self.tokens
-            .iter()
-            .any(|t| !t.kind.is_trivia() && t.kind != TokenKind::Tag)
+        self.tokens.iter().any(|t| {
+            !t.kind.is_trivia() && !matches!(t.kind, TokenKind::Tag | TokenKind::DrawOffer)
+        })
     }
 
     /// The encoding chosen for the file.

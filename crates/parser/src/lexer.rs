@@ -440,7 +440,12 @@ impl Lexer {
                 self.has_content = true;
                 match kind {
                     TokenKind::Tag if phase == Phase::Empty => phase = Phase::Tags,
-                    TokenKind::Tag | TokenKind::LineComment | TokenKind::Escape => {}
+                    // A draw offer annotates a move; before any move it is no more
+                    // movetext than the comment `{(=)}` that convert writes for it.
+                    TokenKind::Tag
+                    | TokenKind::LineComment
+                    | TokenKind::Escape
+                    | TokenKind::DrawOffer => {}
                     _ => phase = Phase::Movetext,
                 }
             } else if !self.has_content {

@@ -121,6 +121,38 @@ fn tag_only_sections_are_games() {
 }
 
 #[test]
+fn a_draw_offer_before_any_move_splits_games_as_a_comment_does() {
+    // A draw-offer mark annotates a move: before the first move it is no more movetext
+    // than the comment `{(=)}` that convert writes for it, so both split alike.
+    for mark in ["(=)", "«=»", "{(=)}"] {
+        let input = format!(
+            "{mark}\n[Event \"a\"]\n\n1. e4 *\n[Event \"b\"]\n{mark}\n[Site \"c\"]\n\n\
+             1. d4 {mark} *\n[Event \"d\"]\n\n{mark}\n[Event \"e\"]\n"
+        );
+        let games = read_all(input.as_bytes(), ReaderBuilder::new());
+        let events: Vec<_> = games
+            .iter()
+            .map(|g| g.tag("Event").map(|e| e.into_owned()))
+            .collect();
+        assert_eq!(
+            events,
+            [
+                Some("a".into()),
+                Some("b".into()),
+                Some("d".into()),
+                Some("e".into())
+            ],
+            "{mark}"
+        );
+        assert_eq!(games[1].tag("Site").as_deref(), Some("c"), "{mark}");
+        assert!(!games[2].has_movetext(), "{mark}");
+    }
+    let windows_1252 = read_all(b"\xab=\xbb\n[Event \"a\"]\n", ReaderBuilder::new());
+    assert_eq!(windows_1252.len(), 1);
+    assert_eq!(windows_1252[0].tokens()[0].kind, TokenKind::DrawOffer);
+}
+
+#[test]
 fn games_without_tags_split_after_results() {
     let games = read_all(
         b"e4 e5 *\nd4 d5 1-0\n\n1. c4 0-1\nnot a move\n",
