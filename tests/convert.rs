@@ -143,19 +143,20 @@ fn broken_games_are_written_and_reported() {
     assert!(stderr.contains("2 could not be fully replayed"), "{stderr}");
 }
 
-#[test]
-fn unencodable_character_is_an_error_with_its_place() {
-    let out = planilla(&[
-        "convert",
-        "--output-encoding",
-        "latin-1",
-        "corpora/check/mixed-encoding.pgn",
-    ]);
+/// Converts `path` to Latin-1, which must fail (exit status 2) with `message` on
+/// standard error.
+fn assert_latin1_fails(path: &str, message: &str) {
+    let out = planilla(&["convert", "--output-encoding", "latin-1", path]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("mixed-encoding.pgn:2:12: latin-1 cannot hold the character 'ř' (U+0159)"),
-        "{stderr}"
+    assert!(stderr.contains(message), "{stderr}");
+}
+
+#[test]
+fn unencodable_character_is_an_error_with_its_place() {
+    assert_latin1_fails(
+        "corpora/check/mixed-encoding.pgn",
+        "mixed-encoding.pgn:2:12: latin-1 cannot hold the character 'ř' (U+0159)",
     );
     // Windows-1252 holds every character of the Spanish file: a byte-exact
     // round trip of everything but the moves.
@@ -266,17 +267,9 @@ fn windows_1252_castling_with_a_dash_is_castling_and_nothing_is_copied_raw() {
 
     // Latin-1 has no en dash: the dash kept in game 2 is an error at its place, not a
     // game written as nothing.
-    let latin1 = planilla(&[
-        "convert",
-        "--output-encoding",
-        "latin-1",
+    assert_latin1_fails(
         "corpora/convert/windows-1252.pgn",
-    ]);
-    assert_eq!(latin1.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&latin1.stderr);
-    assert!(
-        stderr.contains("windows-1252.pgn:14:47: latin-1 cannot hold the character '–' (U+2013)"),
-        "{stderr}"
+        "windows-1252.pgn:14:47: latin-1 cannot hold the character '–' (U+2013)",
     );
 }
 
