@@ -104,7 +104,8 @@ pub fn convert_game(game: &Game, options: &Options) -> Converted {
             continue;
         }
         origins.push((text.len(), token.start));
-        let decoded = game.decode(token.span());
+        // Every byte copied is decoded: the text is what the tokenizer read.
+        let decoded = || game.decode(token.span());
         match token.kind {
             TokenKind::San => {
                 while next_played.peek().is_some_and(|p| p.span.0 < token.start) {
@@ -121,19 +122,19 @@ pub fn convert_game(game: &Game, options: &Options) -> Converted {
                     skip_to = p.span.1;
                     next_played.next();
                 } else if stopped {
-                    translate_letters(&decoded, from, options.to, &mut text);
-                } else if !write_as_read(&decoded, from, options.to, &mut text) {
-                    translate_letters(&decoded, from, options.to, &mut text);
+                    translate_letters(&decoded(), from, options.to, &mut text);
+                } else if !write_as_read(&decoded(), from, options.to, &mut text) {
+                    translate_letters(&decoded(), from, options.to, &mut text);
                     unread += 1;
                 }
             }
             TokenKind::EnPassantMark if token.start < skip_to => {}
             TokenKind::DrawOffer => {
                 text.push('{');
-                text.push_str(&decoded);
+                text.push_str(&decoded());
                 text.push('}');
             }
-            _ => text.push_str(&decoded),
+            _ => text.push_str(&decoded()),
         }
     }
     Converted {
