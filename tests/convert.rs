@@ -143,19 +143,20 @@ fn broken_games_are_written_and_reported() {
     assert!(stderr.contains("2 could not be fully replayed"), "{stderr}");
 }
 
-#[test]
-fn unencodable_character_is_an_error_with_its_place() {
-    let out = planilla(&[
-        "convert",
-        "--output-encoding",
-        "latin-1",
-        "corpora/check/mixed-encoding.pgn",
-    ]);
+/// Converts `path` to Latin-1, which must fail (exit status 2) with `message` on
+/// standard error.
+fn assert_latin1_fails(path: &str, message: &str) {
+    let out = planilla(&["convert", "--output-encoding", "latin-1", path]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("mixed-encoding.pgn:2:12: latin-1 cannot hold the character 'ř' (U+0159)"),
-        "{stderr}"
+    assert!(stderr.contains(message), "{stderr}");
+}
+
+#[test]
+fn unencodable_character_is_an_error_with_its_place() {
+    assert_latin1_fails(
+        "corpora/check/mixed-encoding.pgn",
+        "mixed-encoding.pgn:2:12: latin-1 cannot hold the character 'ř' (U+0159)",
     );
     // Windows-1252 holds every character of the Spanish file: a byte-exact
     // round trip of everything but the moves.
@@ -207,4 +208,110 @@ fn output_file_is_replaced_atomically() {
     assert_eq!(out.status.code(), Some(0));
     golden("spanish-1252.en.pgn", &std::fs::read(&input).unwrap());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The number of games `planilla check` reads in `text`.
+fn games_in(text: &[u8]) -> u64 {
+    let out = planilla_stdin(
+        &[
+            "check",
+            "-q",
+            "--format",
+            "jsonl",
+            "--select",
+            "syntax-error",
+        ],
+        text,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let summary: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    summary["games"].as_u64().unwrap()
+}
+
+#[test]
+fn windows_1252_castling_with_a_dash_is_castling_and_nothing_is_copied_raw() {
+    let input = std::fs::read(root().join("corpora/convert/windows-1252.pgn")).unwrap();
+    // `O\x96O` and `0\x970` (en and em dash) replay as castling: the only error is the
+    // illegal move of game 2.
+    let check = planilla(&["check", "corpora/convert/windows-1252.pgn"]);
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(report.matches("error[").count(), 1, "{report}");
+    assert!(
+        report.contains("error[illegal-move] game 2, ply 7 (4. Dh7)"),
+        "{report}"
+    );
+
+    let out = convert(&["corpora/convert/windows-1252.pgn"]);
+    assert_eq!(out.status.code(), Some(1));
+    golden("windows-1252.en.pgn", &out.stdout);
+    // Everything is decoded, also what is kept as written after the illegal move
+    // (`O–O`) and a comment mixing UTF-8 and Windows-1252 bytes.
+    let text = String::from_utf8(out.stdout.clone()).expect("convert writes UTF-8");
+    assert!(text.contains("4. O-O Nf6 5. d3 O-O 6. Bg5"), "{text}");
+    assert!(text.contains("5. e3 O-O 6. Nf3"), "{text}");
+    assert!(text.contains("5. O–O d6 *"), "{text}");
+    assert!(text.contains("{Café y café:"), "{text}");
+    assert_eq!(games_in(&out.stdout), 3);
+    assert_eq!(games_in(&input), 3);
+
+    // Windows-1252 holds every character: all three games, none written as nothing.
+    let cp1252 = convert(&[
+        "--output-encoding",
+        "windows-1252",
+        "corpora/convert/windows-1252.pgn",
+    ]);
+    assert_eq!(cp1252.status.code(), Some(1));
+    golden("windows-1252.en.cp1252.pgn", &cp1252.stdout);
+    let (decoded, _, _) = encoding_rs::WINDOWS_1252.decode(&cp1252.stdout);
+    assert_eq!(decoded, text);
+
+    // Latin-1 has no en dash: the dash kept in game 2 is an error at its place, not a
+    // game written as nothing.
+    assert_latin1_fails(
+        "corpora/convert/windows-1252.pgn",
+        "windows-1252.pgn:14:47: latin-1 cannot hold the character '–' (U+2013)",
+    );
+}
+
+#[test]
+fn moves_after_the_end_read_the_same_through_every_language() {
+    let out = convert(&["corpora/convert/after-the-end.pgn"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    golden("after-the-end.en.pgn", &out.stdout);
+    let text = String::from_utf8_lossy(&out.stdout);
+    // After the mate nothing is replayed; each move is read as written in Spanish and
+    // written canonically: `Rxf7` is the king, `0-0` castling, `d8D` a promotion,
+    // `Pe4` a pawn move, also in a variation.
+    assert!(
+        text.contains("4. Qxf7# Kxf7 5. Bb5 O-O (5... Nxe4 6. e4) 6. d8=Q exd6 a.p. 7. Ngxf3 Rb1"),
+        "{text}"
+    );
+    for lang in ["es", "it", "pt", "fr", "de", "nl", "figurine"] {
+        let there = convert(&["--to", lang, "corpora/convert/after-the-end.pgn"]);
+        assert_eq!(there.status.code(), Some(0), "{lang}");
+        let back = planilla_stdin(&["convert", "--from", lang, "--to", "en"], &there.stdout);
+        assert_eq!(
+            String::from_utf8_lossy(&back.stdout),
+            text,
+            "{lang} and back to en"
+        );
+    }
+}
+
+#[test]
+fn a_draw_offer_before_the_moves_keeps_games_in_equal_to_games_out() {
+    let input = std::fs::read(root().join("corpora/convert/draw-offers.pgn")).unwrap();
+    let out = convert(&["corpora/convert/draw-offers.pgn"]);
+    assert_eq!(out.status.code(), Some(0));
+    golden("draw-offers.en.pgn", &out.stdout);
+    assert_eq!(games_in(&input), 4);
+    assert_eq!(games_in(&out.stdout), 4, "games in = games out");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("{(=)}").count(), 4, "{text}");
+    assert_eq!(text.matches("{«=»}").count(), 2, "{text}");
 }

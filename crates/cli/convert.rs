@@ -320,13 +320,12 @@ fn unchanged(
         ..Converted::default()
     };
     if game.encoding().utf8 {
-        text.text.extend_from_slice(game.bytes());
+        text.text.push_str(&game.decode(0..game.bytes().len()));
         text.origins.push((0, 0));
     } else {
         for token in game.all_tokens() {
             text.origins.push((text.text.len(), token.start));
-            text.text
-                .extend_from_slice(game.decode(token.span()).as_bytes());
+            text.text.push_str(&game.decode(token.span()));
         }
     }
     let mut bytes = Vec::with_capacity(text.text.len());

@@ -6,10 +6,13 @@
 //! target language in place of the written token. Every other byte — tags,
 //! comments, NAGs, variations, move numbers, escape lines, spacing and line
 //! breaks — passes through unchanged (decoded by the game's encoding rule
-//! and written in the output encoding). Moves that could not be replayed
-//! (after an illegal move) keep their text with piece letters translated one
-//! by one. The draw-offer mark `(=)` becomes the comment `{(=)}`, which every
-//! PGN reader accepts.
+//! and written in the output encoding). Moves recorded after the game ended
+//! (checkmate, stalemate), which no position allows, are read as written in
+//! the source language and written canonically without a position, so every
+//! route between languages gives the same text. Moves that could not be
+//! replayed (after an illegal move) keep their text with piece letters
+//! translated one by one. The draw-offer mark `(=)` becomes the comment
+//! `{(=)}`, which every PGN reader accepts.
 //!
 //! ```
 //! use planilla_converter::{Options, convert_game};
@@ -18,15 +21,16 @@
 //!
 //! let game = Game::from_bytes(&b"1. e4 e5 2. Cf3 Cc6 3. Ab5 a6 4. 0-0 (=) *\n"[..], Default::default());
 //! let out = convert_game(&game, &Options { from: None, to: Lang::En, ..Options::default() });
-//! assert_eq!(String::from_utf8(out.text).unwrap(), "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O {(=)} *\n");
+//! assert_eq!(out.text, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O {(=)} *\n");
 //! assert!(out.findings.iter().all(|f| f.severity() != planilla_validator::Severity::Error));
 //! ```
 
 #![warn(missing_docs)]
 
-use planilla_core::san::{Lang, SanPlus};
+use planilla_core::Role;
+use planilla_core::san::{Lang, San, SanKind, SanPlus};
 use planilla_parser::{Game, TokenKind};
-use planilla_validator::{Config, Finding, PlayedMove, Rules, check_game_recording};
+use planilla_validator::{Code, Config, Finding, PlayedMove, Rules, check_game_recording};
 use std::fmt;
 
 /// What to convert to, and how to read the input.
@@ -55,13 +59,20 @@ impl Default for Options {
 pub struct Converted {
     /// 1-based index of the game in its file.
     pub game: u64,
-    /// The game's text, in UTF-8.
-    pub text: Vec<u8>,
+    /// The game's text: everything copied is decoded by the game's encoding
+    /// rule, never copied as raw bytes.
+    pub text: String,
     /// The replay's findings (the same as `check` reports).
     pub findings: Vec<Finding>,
-    /// Whether every move was replayed and rewritten canonically (false for
-    /// an illegal or ambiguous move, an invalid FEN or an unsupported variant).
+    /// Whether the replay went through the game (false for an illegal or
+    /// ambiguous move, an invalid FEN or an unsupported variant: the moves not
+    /// replayed keep their text, letters translated one by one).
     pub complete: bool,
+    /// Moves recorded after the game's end that are no move in the source
+    /// language: their text is kept, letters translated one by one, so what
+    /// they mean depends on the language they are read in. Every other move
+    /// after the end is written canonically, as it reads.
+    pub unread: u32,
     /// Where each token of `text` came from: its offset in `text` and its
     /// byte offset in the game (to place a character the output encoding
     /// cannot hold).
@@ -78,105 +89,117 @@ pub fn convert_game(game: &Game, options: &Options) -> Converted {
     let mut played: Vec<PlayedMove> = Vec::new();
     let stats = check_game_recording(game, &config, &mut findings, Some(&mut played));
     let from = stats.lang.or(options.from).unwrap_or(Lang::En);
+    // Where the replay stopped at a move it could not play (or never
+    // started), the contract keeps the rest as written, letters translated.
+    let stopped = findings.iter().any(|f| stops_replay(f.code));
+    let mut unread = 0;
 
     let bytes = game.bytes();
-    let utf8 = game.encoding().utf8;
-    let mut text = Vec::with_capacity(bytes.len() + bytes.len() / 8);
+    let mut text = String::with_capacity(bytes.len() + bytes.len() / 8);
     let mut origins = Vec::new();
     let mut next_played = played.iter().peekable();
     let mut skip_to = 0u32;
-    let mut san = String::new();
     for token in game.all_tokens() {
         if token.end <= skip_to {
             continue;
         }
         origins.push((text.len(), token.start));
-        let raw = game.token_bytes(&token);
+        // Every byte copied is decoded: the text is what the tokenizer read.
+        let decoded = || game.decode(token.span());
         match token.kind {
             TokenKind::San => {
                 while next_played.peek().is_some_and(|p| p.span.0 < token.start) {
                     next_played.next();
                 }
                 if let Some(p) = next_played.peek().filter(|p| p.span.0 == token.start) {
-                    san.clear();
                     match &p.mv {
-                        Some(m) => {
-                            san.push_str(&SanPlus::from_move(&p.before, m).to_string_in(options.to))
-                        }
-                        None => san.push_str("--"),
+                        Some(m) => SanPlus::from_move(&p.before, m)
+                            .san
+                            .write(options.to, &mut text),
+                        None => text.push_str("--"),
                     }
-                    text.extend_from_slice(san.as_bytes());
                     // The move's span may take in an en-passant mark after it.
                     skip_to = p.span.1;
                     next_played.next();
-                } else {
-                    translate_letters(raw, from, options.to, &mut text);
+                } else if stopped {
+                    translate_letters(&decoded(), from, options.to, &mut text);
+                } else if !write_as_read(&decoded(), from, options.to, &mut text) {
+                    translate_letters(&decoded(), from, options.to, &mut text);
+                    unread += 1;
                 }
             }
             TokenKind::EnPassantMark if token.start < skip_to => {}
             TokenKind::DrawOffer => {
-                text.push(b'{');
-                push_decoded(game, &token, utf8, &mut text);
-                text.push(b'}');
+                text.push('{');
+                text.push_str(&decoded());
+                text.push('}');
             }
-            _ => push_decoded(game, &token, utf8, &mut text),
+            _ => text.push_str(&decoded()),
         }
     }
-    let complete = findings.iter().all(|f| {
-        !matches!(
-            f.code,
-            planilla_validator::Code::IllegalMove
-                | planilla_validator::Code::AmbiguousMove
-                | planilla_validator::Code::InvalidFen
-                | planilla_validator::Code::UnsupportedVariant
-        )
-    });
     Converted {
         game: game.index(),
         text,
         findings,
-        complete,
+        complete: !stopped,
+        unread,
         origins,
     }
 }
 
-fn push_decoded(game: &Game, token: &planilla_parser::Token, utf8: bool, out: &mut Vec<u8>) {
-    if utf8 {
-        out.extend_from_slice(game.token_bytes(token));
+/// Findings after which the replay did not go on (or never started).
+fn stops_replay(code: Code) -> bool {
+    matches!(
+        code,
+        Code::IllegalMove | Code::AmbiguousMove | Code::InvalidFen | Code::UnsupportedVariant
+    )
+}
+
+/// Writes a move that was not replayed (recorded after the game's end) as it
+/// reads without a position: canonical in `to` (`0-0` as `O-O`, `d8D` as
+/// `d8=Q`), disambiguation and marks as written. Returns false, writing
+/// nothing, when the text is no move in `from`, or when its canonical form
+/// would not read back as the same move (a pawn move naming only its rank,
+/// which would read as a move number).
+fn write_as_read(text: &str, from: Lang, to: Lang, out: &mut String) -> bool {
+    let Ok(san) = San::parse(text.as_bytes(), from) else {
+        return false;
+    };
+    if let SanKind::Normal {
+        role: Role::Pawn,
+        file: None,
+        rank: Some(_),
+        ..
+    } = san.kind
+    {
+        return false;
+    }
+    let at = out.len();
+    san.write(to, out);
+    let read_back = San::parse(&out.as_bytes()[at..], to);
+    if read_back.is_ok_and(|back| back.kind == san.kind && back.suffix == san.suffix) {
+        true
     } else {
-        out.extend_from_slice(game.decode(token.span()).as_bytes());
+        out.truncate(at);
+        false
     }
 }
 
 /// Writes a move that could not be replayed with its piece letters (and
 /// figurines) translated one by one; everything else stays as written.
-pub fn translate_letters(raw: &[u8], from: Lang, to: Lang, out: &mut Vec<u8>) {
-    let mut i = 0;
-    while i < raw.len() {
-        let c = raw[i];
-        let figurine = raw
-            .get(i..i + 3)
-            .filter(|g| g[0] == 0xe2 && g[1] == 0x99 && (0x94..=0x9f).contains(&g[2]));
-        let role = if let Some(g) = figurine {
-            planilla_core::Role::ALL.into_iter().find(|&r| {
-                let white = Lang::Figurine.letter(r).map(str::as_bytes);
-                white.is_some_and(|w| w[2] == g[2] || w[2] + 6 == g[2])
-            })
-        } else if c.is_ascii_uppercase() {
-            from.role_of_letter(c)
-        } else {
-            None
+pub fn translate_letters(text: &str, from: Lang, to: Lang, out: &mut String) {
+    for c in text.chars() {
+        let role = match c {
+            '\u{2654}'..='\u{265F}' => Role::ALL.into_iter().find(|&r| {
+                let white = Lang::Figurine.letter(r).and_then(|g| g.chars().next());
+                white.is_some_and(|w| c == w || char::from_u32(w as u32 + 6) == Some(c))
+            }),
+            'A'..='Z' => from.role_of_letter(c as u8),
+            _ => None,
         };
         match role.and_then(|r| to.letter(r)) {
-            Some(letter) => {
-                out.extend_from_slice(letter.as_bytes());
-                i += if figurine.is_some() { 3 } else { 1 };
-            }
-            None => {
-                let n = if figurine.is_some() { 3 } else { 1 };
-                out.extend_from_slice(&raw[i..(i + n).min(raw.len())]);
-                i += n;
-            }
+            Some(letter) => out.push_str(letter),
+            None => out.push(c),
         }
     }
 }
@@ -256,10 +279,10 @@ pub fn encode(
     encoding: OutputEncoding,
     out: &mut Vec<u8>,
 ) -> Result<(), Unencodable> {
-    let text = std::str::from_utf8(&converted.text).unwrap_or("");
+    let text = converted.text.as_str();
     match encoding {
         OutputEncoding::Utf8 => {
-            out.extend_from_slice(&converted.text);
+            out.extend_from_slice(text.as_bytes());
             Ok(())
         }
         OutputEncoding::Latin1 => {
@@ -311,7 +334,7 @@ fn unencodable(
         .copied()
         .unwrap_or((0, 0));
     let origin = game.location(game_start as usize);
-    let before = std::str::from_utf8(&converted.text[text_start..at]).unwrap_or("");
+    let before = converted.text.get(text_start..at).unwrap_or_default();
     let (line, column) = match before.rfind('\n') {
         Some(nl) => (
             origin.line + before.matches('\n').count() as u64,
@@ -324,5 +347,68 @@ fn unencodable(
         line,
         column,
         encoding,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use planilla_parser::Encoding;
+
+    fn convert(pgn: &[u8], from: Option<Lang>, to: Lang) -> Converted {
+        let game = Game::from_bytes(pgn, Encoding::Auto);
+        convert_game(
+            &game,
+            &Options {
+                from,
+                to,
+                ..Options::default()
+            },
+        )
+    }
+
+    #[test]
+    fn a_move_after_the_end_that_is_no_move_in_the_language_is_kept_and_counted() {
+        let pgn = b"1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# Ke7 5. Df7 Lc4 *\n";
+        let out = convert(pgn, Some(Lang::En), Lang::Es);
+        assert_eq!(
+            out.text,
+            "1. e4 e5 2. Ac4 Cc6 3. Dh5 Cf6 4. Dxf7# Re7 5. Df7 Lc4 *\n"
+        );
+        assert!(out.complete);
+        assert_eq!(out.unread, 2);
+        let read = convert(
+            b"1. f3 e5 2. g4 Qh4# Nf3 O-O-O *\n",
+            Some(Lang::En),
+            Lang::De,
+        );
+        assert_eq!(read.text, "1. f3 e5 2. g4 Dh4# Sf3 O-O-O *\n");
+        assert_eq!(read.unread, 0);
+    }
+
+    #[test]
+    fn moves_not_replayed_after_an_illegal_move_keep_their_text() {
+        let out = convert(
+            b"1. e4 Rxe4 2. 0-0 d8D Pe4 \xe2\x99\x9bh4 *\n",
+            Some(Lang::Es),
+            Lang::En,
+        );
+        assert_eq!(out.text, "1. e4 Kxe4 2. 0-0 d8Q Pe4 Qh4 *\n");
+        assert!(!out.complete);
+        assert_eq!(out.unread, 0);
+    }
+
+    #[test]
+    fn a_windows_1252_game_is_decoded_everywhere() {
+        let pgn = b"[White \"M\xfcller\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O\x96O Nf6 5. Qh8 O\x96O {caf\xe9} *\n";
+        let out = convert(pgn, None, Lang::En);
+        assert_eq!(
+            out.text,
+            "[White \"Müller\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. Qh8 O–O {café} *\n"
+        );
+        let mut latin1 = Vec::new();
+        let game = Game::from_bytes(&pgn[..], Encoding::Auto);
+        let error = encode(&out, &game, OutputEncoding::Latin1, &mut latin1).unwrap_err();
+        assert_eq!((error.line, error.column, error.character), (3, 51, '–'));
     }
 }

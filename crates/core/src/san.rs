@@ -217,7 +217,7 @@ macro_rules! forms {
 forms! {
     /// Castling written with digit zeros: `0-0`.
     CASTLE_ZEROS = 0, "castling written with zeros";
-    /// Castling written otherwise unusually: `o-o`, en dash, no dashes.
+    /// Castling written otherwise unusually: `o-o`, en or em dash, no dashes.
     CASTLE_OTHER = 1, "castling not written O-O";
     /// Promotion without `=`: `e8Q`, Spanish `d8D`.
     PROMOTION_BARE = 2, "promotion without '='";
@@ -649,7 +649,9 @@ fn parse_castling(s: &[u8]) -> Option<(CastlingSide, Forms)> {
     if !matches!(s.first(), Some(b'O' | b'o' | b'0')) || s.len() > 9 {
         return None;
     }
-    // Normalise: O, o, 0 as the letter; '-' or en dash (E2 80 93) as separator.
+    // Normalise: O, o, 0 as the letter; '-', en dash (E2 80 93) or em dash
+    // (E2 80 94) as separator. Text in another encoding is decoded before it
+    // gets here: a Windows-1252 dash arrives as one of these.
     let mut letters: Vec<u8> = Vec::with_capacity(3);
     let mut dashes = 0;
     let mut other = false;
@@ -663,7 +665,7 @@ fn parse_castling(s: &[u8]) -> Option<(CastlingSide, Forms)> {
                 other = true;
             }
             b'-' => dashes += 1,
-            0xe2 if s.get(i + 1..i + 3) == Some(&[0x80, 0x93]) => {
+            0xe2 if matches!(s.get(i + 1..i + 3), Some([0x80, 0x93 | 0x94])) => {
                 dashes += 1;
                 other = true;
                 i += 2;

@@ -67,6 +67,7 @@ legal! {
     castle_zeros: CASTLE, Es, "0-0" => "e1g1";
     castle_long_zeros: CASTLE, Es, "0-0-0" => "e1c1";
     castle_en_dash: CASTLE, Es, "0–0" => "e1g1";
+    castle_em_dash: CASTLE, Es, "O—O—O" => "e1c1";
     castle_black: CASTLE_B, En, "O-O-O" => "e8c8";
     castle_uci: CASTLE, En, "e1g1" => "e1g1";
     es_king_is_r: "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", Es, "Rd1" => "e1d1";

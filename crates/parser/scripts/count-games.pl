@@ -8,7 +8,8 @@
 #     starting with a move number or a move starts a new game without tags;
 #   - brace comments hide everything, except a line that is exactly one tag pair, which
 #     ends an unterminated comment and starts a new game;
-#   - whitespace, comments and % lines before a game's first tag belong to that game;
+#   - whitespace, comments, % lines and draw-offer marks ((=), «=») before a game's first
+#     tag belong to that game: a draw-offer mark is not movetext;
 #   - moves written on a tag's line after the tag ([Result "1-0"] e4 *) begin the movetext.
 # Usage: count-games.pl FILE  (prints the number of games)
 use strict;
@@ -104,7 +105,9 @@ sub movetext {
         }
         my ($visible) = $rest =~ /^([^{;]*)/;
         $rest = substr($rest, length $visible);
-        if ($visible =~ /[^ \t\r\x0b\x0c]/) {
+        (my $marks_removed = $visible) =~ s/\(=\)|\xC2\xAB=\xC2\xBB|\xAB=\xBB//g;
+        $trivia = 1 if $marks_removed ne $visible;
+        if ($marks_removed =~ /[^ \t\r\x0b\x0c]/) {
             $games++ if $state eq 'none';
             $state = 'moves';
         }

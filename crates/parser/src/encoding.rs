@@ -6,11 +6,16 @@ use std::borrow::Cow;
 /// How the bytes of a file are decoded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Encoding {
-    /// UTF-8 where valid, otherwise Windows-1252, decided piece by piece: the whole game
-    /// when it is valid UTF-8, else each tag value, comment or token on its own.
+    /// UTF-8 where valid, otherwise Windows-1252, decided character by character: every
+    /// valid UTF-8 sequence is one character and every other byte is the Windows-1252
+    /// character of that byte. A game that is valid UTF-8 reads as UTF-8, a Windows-1252
+    /// file as Windows-1252, and a piece that mixes both (a tag value, a comment, even one
+    /// token) reads each part as what it is. The tokenizer, [`decode`] and the column of
+    /// a location all follow this one rule, so text decoded and written out again
+    /// tokenizes as it was read.
     #[default]
     Auto,
-    /// Forced UTF-8; invalid sequences decode to U+FFFD.
+    /// Forced UTF-8; every byte that is not part of a valid sequence decodes to U+FFFD.
     Utf8,
     /// Forced Windows-1252 (also the reading of "Latin-1" files under `Auto`).
     Windows1252,
@@ -69,23 +74,38 @@ pub fn classify(bytes: &[u8]) -> PieceEncoding {
     }
 }
 
-/// Decodes a piece of text with the rule of `encoding` (see [`Encoding`]).
+/// Decodes a piece of text with the rule of `encoding` (see [`Encoding`]): character by
+/// character as the tokenizer reads them, so that the text agrees with the tokens.
 pub fn decode(bytes: &[u8], encoding: Encoding) -> Cow<'_, str> {
-    match encoding {
-        Encoding::Auto => match std::str::from_utf8(bytes) {
-            Ok(s) => Cow::Borrowed(s),
-            Err(_) => decode_1252(bytes),
-        },
-        Encoding::Utf8 => String::from_utf8_lossy(bytes),
-        Encoding::Windows1252 => match bytes.is_ascii() {
-            true => Cow::Borrowed(ascii_str(bytes)),
-            false => decode_1252(bytes),
-        },
-        Encoding::Latin1 => match bytes.is_ascii() {
-            true => Cow::Borrowed(ascii_str(bytes)),
-            false => Cow::Owned(bytes.iter().map(|&b| b as char).collect()),
-        },
+    if bytes.is_ascii() {
+        return Cow::Borrowed(ascii_str(bytes));
     }
+    match encoding {
+        Encoding::Auto | Encoding::Utf8 => match std::str::from_utf8(bytes) {
+            Ok(s) => Cow::Borrowed(s),
+            Err(_) => Cow::Owned(decode_mixed(bytes, encoding)),
+        },
+        Encoding::Windows1252 => decode_1252(bytes),
+        Encoding::Latin1 => Cow::Owned(bytes.iter().map(|&b| b as char).collect()),
+    }
+}
+
+/// Text that is not valid UTF-8 under `Auto` or forced UTF-8: each valid sequence as
+/// UTF-8, each other byte on its own (Windows-1252, or U+FFFD when UTF-8 is forced), as
+/// [`char_at`] reads it. A byte left invalid by [`str::utf8_chunks`] is a lead or a
+/// continuation byte, never the start of a valid sequence, so both agree.
+fn decode_mixed(bytes: &[u8], encoding: Encoding) -> String {
+    let mut text = String::with_capacity(bytes.len() + bytes.len() / 2);
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        for &byte in chunk.invalid() {
+            text.push(match encoding {
+                Encoding::Utf8 => '\u{FFFD}',
+                _ => cp1252_char(byte),
+            });
+        }
+    }
+    text
 }
 
 fn ascii_str(bytes: &[u8]) -> &str {
@@ -169,4 +189,62 @@ pub(crate) fn is_unicode_space(c: char) -> bool {
         '\u{A0}' | '\u{1680}' | '\u{2000}'
             ..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' | '\u{FEFF}'
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The characters `char_at` reads, one after another.
+    fn chars_read(bytes: &[u8], encoding: Encoding) -> String {
+        let mut text = String::new();
+        let mut at = 0;
+        while let Some((c, len)) = char_at(&bytes[at..], encoding) {
+            text.push(c);
+            at += len;
+        }
+        text
+    }
+
+    const ALL: [Encoding; 4] = [
+        Encoding::Auto,
+        Encoding::Utf8,
+        Encoding::Windows1252,
+        Encoding::Latin1,
+    ];
+
+    #[test]
+    fn a_piece_mixing_utf8_and_windows_1252_reads_each_part_as_what_it_is() {
+        // `±` in UTF-8, then `³` as the Windows-1252 byte: what the tokenizer reads.
+        assert_eq!(decode(b"0\xc2\xb1\xb3", Encoding::Auto), "0±³");
+        assert_eq!(
+            decode(b"M\xfcller M\xc3\xbcller", Encoding::Auto),
+            "Müller Müller"
+        );
+        assert_eq!(decode(b"O\x96O", Encoding::Auto), "O–O");
+        assert_eq!(decode(b"\xe2\x82A", Encoding::Auto), "â‚A");
+        assert_eq!(decode(b"\xe2\x82A", Encoding::Utf8), "\u{FFFD}\u{FFFD}A");
+        assert_eq!(decode(b"Caf\xc3\xa9", Encoding::Windows1252), "CafÃ©");
+        assert_eq!(count_chars(b"0\xc2\xb1\xb3", Encoding::Auto), 3);
+    }
+
+    proptest! {
+        /// One rule: the decoded text is the characters the tokenizer reads, and it has
+        /// as many characters as a column counts.
+        #[test]
+        fn decode_agrees_with_the_tokenizers_characters(
+            bytes in proptest::collection::vec(
+                prop_oneof![any::<u8>(), Just(0xc2u8), Just(0xe2), Just(0x80), Just(0xa0)],
+                0..16,
+            )
+        ) {
+            for encoding in ALL {
+                let read = chars_read(&bytes, encoding);
+                let decoded = decode(&bytes, encoding);
+                prop_assert_eq!(decoded.as_ref(), read.as_str(), "{:?}", encoding);
+                prop_assert_eq!(count_chars(&bytes, encoding), read.chars().count());
+            }
+        }
+    }
 }

@@ -254,11 +254,12 @@ impl Game {
     }
 
     /// Whether the game has any movetext token (a move, number, result, ...), as opposed
-    /// to only tags, whitespace and comments.
+    /// to only tags, whitespace, comments and draw-offer marks (as the reader splits
+    /// games: see [`crate::reader`]).
     pub fn has_movetext(&self) -> bool {
-        self.tokens
-            .iter()
-            .any(|t| !t.kind.is_trivia() && t.kind != TokenKind::Tag)
+        self.tokens.iter().any(|t| {
+            !t.kind.is_trivia() && !matches!(t.kind, TokenKind::Tag | TokenKind::DrawOffer)
+        })
     }
 
     /// The encoding chosen for the file.
@@ -282,9 +283,27 @@ impl Game {
     }
 
     /// Decodes a span of the game's bytes with the game's rule: under [`Encoding::Auto`]
-    /// UTF-8 when the span is valid UTF-8, Windows-1252 otherwise; else the forced encoding.
+    /// each valid UTF-8 sequence as UTF-8 and every other byte as Windows-1252 (the
+    /// characters the tokenizer read); else the forced encoding.
     pub fn decode(&self, span: Range<usize>) -> Cow<'_, str> {
         self.decode_bytes(self.bytes.get(span).unwrap_or_default())
+    }
+
+    /// The text of a span as [`Game::decode`] gives it, in UTF-8 bytes: the bytes
+    /// themselves when they already are that text (ASCII, or a UTF-8 game read as
+    /// UTF-8), without checking them again. SAN is read from these bytes, so that a move
+    /// means the same whatever the file's encoding (`O\x96O`, castling with a
+    /// Windows-1252 en dash, reads as `O–O`).
+    pub fn decoded_bytes(&self, span: Range<usize>) -> Cow<'_, [u8]> {
+        let bytes = self.bytes.get(span).unwrap_or_default();
+        let as_is = bytes.is_ascii() || (self.encoding.utf8 && !self.encoding_choice.single_byte());
+        match as_is {
+            true => Cow::Borrowed(bytes),
+            false => match self.decode_bytes(bytes) {
+                Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
+                Cow::Owned(text) => Cow::Owned(text.into_bytes()),
+            },
+        }
     }
 
     fn decode_bytes<'a>(&self, bytes: &'a [u8]) -> Cow<'a, str> {

@@ -445,7 +445,12 @@ impl Lexer {
                 self.has_content = true;
                 match kind {
                     TokenKind::Tag if phase == Phase::Empty => phase = Phase::Tags,
-                    TokenKind::Tag | TokenKind::LineComment | TokenKind::Escape => {}
+                    // A draw offer annotates a move; before any move it is no more
+                    // movetext than the comment `{(=)}` that convert writes for it.
+                    TokenKind::Tag
+                    | TokenKind::LineComment
+                    | TokenKind::Escape
+                    | TokenKind::DrawOffer => {}
                     _ => phase = Phase::Movetext,
                 }
             } else if !self.has_content {
@@ -1078,7 +1083,8 @@ pub(crate) fn en_passant_len(s: &[u8], encoding: Encoding) -> Option<usize> {
     end_ok.then_some(i)
 }
 
-/// Castling with `O`, `0` or `o` and `-` or an en dash (UTF-8, or Windows-1252 byte 0x96).
+/// Castling with `O`, `0` or `o` and `-` or an en or em dash (UTF-8, or Windows-1252 bytes
+/// 0x96 and 0x97).
 fn castling_len(s: &[u8], encoding: Encoding) -> Option<usize> {
     let is_o = |b: u8| matches!(b, b'O' | b'0' | b'o');
     if !s.first().copied().is_some_and(is_o) {
@@ -1090,7 +1096,7 @@ fn castling_len(s: &[u8], encoding: Encoding) -> Option<usize> {
         let dash = match s.get(i) {
             Some(b'-') => 1,
             Some(0x80..=0xFF) => match char_at(&s[i..], encoding) {
-                Some(('–', len)) => len,
+                Some(('–' | '—', len)) => len,
                 _ => break,
             },
             _ => break,

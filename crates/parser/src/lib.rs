@@ -11,8 +11,9 @@
 //!   [`Game::tokens`]), so [`write_lossless`] reproduces the input byte for byte, with
 //!   chosen tokens replaced.
 //! - Encodings: UTF-8 with or without BOM, Windows-1252 / Latin-1, and mixed files decided
-//!   piece by piece under [`Encoding::Auto`]; [`Game::encoding`] and the `encoding`
-//!   findings say what was decoded how.
+//!   character by character under [`Encoding::Auto`] (a valid UTF-8 sequence is UTF-8, any
+//!   other byte Windows-1252), one rule for the tokenizer, the decoded text and the
+//!   columns; [`Game::encoding`] and the `encoding` findings say what was decoded how.
 //! - Problems are [`Finding`] values with byte spans; [`Game::location`] turns a span into
 //!   a line and column only when something is reported. After a broken game the reader
 //!   goes on with the next one.

@@ -10,8 +10,9 @@
 //! The tokenizer looks at the first token of each line, outside brace comments:
 //!
 //! 1. A line whose first non-blank character is `[` is a tag line. It starts a new game
-//!    when the current game already has movetext (anything but tags, whitespace, comments
-//!    and `%` escape lines), or when it follows a blank line inside a tag section and is
+//!    when the current game already has movetext (anything but tags, whitespace, comments,
+//!    `%` escape lines and draw-offer marks `(=)`, which annotate a move and which convert
+//!    writes as the comment `{(=)}`), or when it follows a blank line inside a tag section and is
 //!    an `Event` tag or repeats a tag name already seen in that section. So each tag
 //!    section is one game, with or without movetext (broadcast exports write hundreds of
 //!    tag-only sections separated by blank lines, some without `Event`), while a stray

@@ -19,7 +19,7 @@ pub enum TokenKind {
     /// A move number: `12.`, `12...`, `12…`, `12 .` or a bare `12`.
     MoveNumber,
     /// A move-shaped token: SAN in any piece-letter language or figurines, castling with
-    /// `O` or `0` and `-` or an en dash, long algebraic (`Ng1-f3`, `e2xd3`), UCI-like
+    /// `O` or `0` and `-` or an en or em dash, long algebraic (`Ng1-f3`, `e2xd3`), UCI-like
     /// (`e2e4`, `e7e8q`), Spanish promotion (`d8D`), the null moves `--` and `Z0`.
     /// Trailing check marks (`+`, `#`, `++`) are part of the token; glued glyphs (`!?`)
     /// and en-passant marks (`a.p.`) are separate tokens.

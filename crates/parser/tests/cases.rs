@@ -42,8 +42,12 @@ token_cases! {
         "move-number 1.", "san e4", "move-number 1...", "san c5", "move-number 12.",
         "move-number 12...", "move-number 12…", "move-number 12 .", "move-number 7",
     ];
-    castling_forms: b"O-O O-O-O 0-0 0-0-0 0\xe2\x80\x930 O-O+ 0-0#" => [
-        "san O-O", "san O-O-O", "san 0-0", "san 0-0-0", "san 0–0", "san O-O+", "san 0-0#",
+    castling_forms: b"O-O O-O-O 0-0 0-0-0 0\xe2\x80\x930 O\xe2\x80\x94O O-O+ 0-0#" => [
+        "san O-O", "san O-O-O", "san 0-0", "san 0-0-0", "san 0–0", "san O—O", "san O-O+",
+        "san 0-0#",
+    ];
+    castling_windows_1252_dashes: b"0\x960 O\x97O\x97O O\x96O+" => [
+        "san 0–0", "san O—O—O", "san O–O+",
     ];
     spanish_forms: b"d8D exd6a.p. exd6 a.p. exd6 a. p. e.p. Txd8++ Cgxf3" => [
         "san d8D", "san exd6", "en-passant a.p.", "san exd6", "en-passant a.p.", "san exd6",
@@ -114,6 +118,38 @@ fn tag_only_sections_are_games() {
         games.iter().map(Game::index).collect::<Vec<_>>(),
         [1, 2, 3, 4]
     );
+}
+
+#[test]
+fn a_draw_offer_before_any_move_splits_games_as_a_comment_does() {
+    // A draw-offer mark annotates a move: before the first move it is no more movetext
+    // than the comment `{(=)}` that convert writes for it, so both split alike.
+    for mark in ["(=)", "«=»", "{(=)}"] {
+        let input = format!(
+            "{mark}\n[Event \"a\"]\n\n1. e4 *\n[Event \"b\"]\n{mark}\n[Site \"c\"]\n\n\
+             1. d4 {mark} *\n[Event \"d\"]\n\n{mark}\n[Event \"e\"]\n"
+        );
+        let games = read_all(input.as_bytes(), ReaderBuilder::new());
+        let events: Vec<_> = games
+            .iter()
+            .map(|g| g.tag("Event").map(|e| e.into_owned()))
+            .collect();
+        assert_eq!(
+            events,
+            [
+                Some("a".into()),
+                Some("b".into()),
+                Some("d".into()),
+                Some("e".into())
+            ],
+            "{mark}"
+        );
+        assert_eq!(games[1].tag("Site").as_deref(), Some("c"), "{mark}");
+        assert!(!games[2].has_movetext(), "{mark}");
+    }
+    let windows_1252 = read_all(b"\xab=\xbb\n[Event \"a\"]\n", ReaderBuilder::new());
+    assert_eq!(windows_1252.len(), 1);
+    assert_eq!(windows_1252[0].tokens()[0].kind, TokenKind::DrawOffer);
 }
 
 #[test]

@@ -8,6 +8,7 @@ use planilla_core::san::{
     Suffix,
 };
 use planilla_core::{Color, Move, MoveList, Position, Square, Validation};
+use planilla_parser::encoding::decode;
 use planilla_parser::{FindingKind, Game, Token, TokenKind};
 
 /// What the validator checks and how.
@@ -524,7 +525,10 @@ impl GameChecker<'_> {
         if let Some(lang) = by_letters(main_line_moves()) {
             return lang;
         }
-        let moves: Vec<&[u8]> = main_line_moves().collect();
+        let texts: Vec<_> = main_line_moves()
+            .map(|m| decode(m, game.encoding_choice()))
+            .collect();
+        let moves: Vec<&[u8]> = texts.iter().map(|text| text.as_bytes()).collect();
         if moves.is_empty() {
             return Lang::En;
         }
@@ -741,7 +745,11 @@ impl GameChecker<'_> {
         // (a result written field by field and read back whole stalls the processor).
         let san = match San::parse_plain(text, self.lang) {
             Some(san) => san,
-            None => match San::parse(text, self.lang) {
+            // Any other shape is read from the decoded text (`O\x96O` in Windows-1252 is `O–O`).
+            None => match San::parse(
+                &self.game.decoded_bytes(site.at..site.at + site.len),
+                self.lang,
+            ) {
                 Ok(san) => san,
                 Err(e) => {
                     let (_, written) = self.describe(&site);
