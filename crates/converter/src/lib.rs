@@ -28,7 +28,7 @@
 #![warn(missing_docs)]
 
 use planilla_core::Role;
-use planilla_core::san::{Lang, San, SanKind, SanPlus};
+use planilla_core::san::{Lang, San, SanKind};
 use planilla_parser::{Game, TokenKind};
 use planilla_validator::{Code, Config, Finding, PlayedMove, Rules, check_game_recording};
 use std::fmt;
@@ -112,10 +112,8 @@ pub fn convert_game(game: &Game, options: &Options) -> Converted {
                     next_played.next();
                 }
                 if let Some(p) = next_played.peek().filter(|p| p.span.0 == token.start) {
-                    match &p.mv {
-                        Some(m) => SanPlus::from_move(&p.before, m)
-                            .san
-                            .write(options.to, &mut text),
+                    match &p.san {
+                        Some(san) => san.san.write(options.to, &mut text),
                         None => text.push_str("--"),
                     }
                     // The move's span may take in an en-passant mark after it.

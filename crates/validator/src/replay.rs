@@ -29,15 +29,14 @@ pub struct GameStats {
     pub lang: Option<Lang>,
 }
 
-/// A written move that replayed, for tools that rewrite it (the converter).
+/// A written move that replayed, for tools that rewrite it (the converter): its
+/// canonical SAN, not the position (a few bytes a move, however long the game).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayedMove {
     /// Byte span of the move in the game, an en-passant mark after it included.
     pub span: (u32, u32),
-    /// The position before the move.
-    pub before: Position,
-    /// The move; `None` for a null move.
-    pub mv: Option<Move>,
+    /// The move's canonical SAN with its check or mate mark; `None` for a null move.
+    pub san: Option<SanPlus>,
 }
 
 /// How a line of play ended on the board.
@@ -839,7 +838,6 @@ impl GameChecker<'_> {
             },
         };
 
-        self.record(token.start, text.len(), &before, Some(m));
         // The move is made in place: a copy of a freshly written position
         // stalls the processor (narrow stores read back by wide loads).
         line.prev = Some(before);
@@ -852,6 +850,7 @@ impl GameChecker<'_> {
             (true, false) => Some(Suffix::Mate),
             _ => None,
         };
+        self.record(token.start, text.len(), &before, Some((&m, deserved)));
         let notation = san.notation_given(&before, &m, deserved);
         if !notation.is_canonical() {
             self.notation_findings(&san, &notation, &m, &site);
@@ -908,13 +907,25 @@ impl GameChecker<'_> {
         Some((occurrences >= 3, clock >= 100))
     }
 
+    /// Records a move that replayed, when recording: `mv` played in `before`, with the
+    /// check mark it deserved (`None` for a null move).
     #[inline]
-    fn record(&mut self, start: u32, len: usize, before: &Position, mv: Option<Move>) {
+    fn record(
+        &mut self,
+        start: u32,
+        len: usize,
+        before: &Position,
+        mv: Option<(&Move, Option<Suffix>)>,
+    ) {
         if let Some(played) = self.played.as_deref_mut() {
+            let san = mv.map(|(m, suffix)| {
+                let mut san = San::from_move(before, m);
+                san.suffix = suffix;
+                SanPlus { san }
+            });
             played.push(PlayedMove {
                 span: (start, start + len as u32),
-                before: *before,
-                mv,
+                san,
             });
         }
     }
