@@ -191,7 +191,18 @@ where
                     break;
                 }
             };
-            let results: Vec<T> = pool.install(|| batch.par_iter().map(&work).collect());
+            let results: Vec<T> = pool.install(|| {
+                batch
+                    .par_iter()
+                    .enumerate()
+                    .map(|(i, game)| {
+                        if let Some(ahead) = batch.get(i + PREFETCH_AHEAD) {
+                            prefetch(ahead);
+                        }
+                        work(game)
+                    })
+                    .collect()
+            });
             if let Err(e) = sink(&results, progress) {
                 outcome = Err(e);
                 break;
@@ -204,6 +215,35 @@ where
         drop(empty_tx);
         outcome
     })
+}
+
+/// How many games ahead a worker asks for the game it will check.
+const PREFETCH_AHEAD: usize = 3;
+
+/// Asks the processor to bring a game's text, tokens and tags into this core's cache
+/// before they are needed: the reader thread wrote them on another core, and the first
+/// touch of each cache line otherwise stalls the check. Measured with `perf` on a
+/// 98 MB TWIC file, `check -j1`: the worker's CPU time 4% to 6% lower with 3 games ahead
+/// (4 alternating rounds each of 0, 1, 3 and 8 games ahead).
+#[inline]
+fn prefetch(game: &Game) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        fn lines<T>(items: &[T]) {
+            let start = items.as_ptr().cast::<i8>();
+            for offset in (0..std::mem::size_of_val(items)).step_by(64) {
+                // Safety: a prefetch is only a hint: it never faults and changes no
+                // memory, and the address lies inside the slice anyway.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(offset)) }
+            }
+        }
+        lines(game.bytes());
+        lines(game.tokens());
+        lines(game.tags());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = game;
 }
 
 /// The reader thread of [`process_stream`]: fills batches (reusing the
