@@ -315,3 +315,29 @@ fn a_draw_offer_before_the_moves_keeps_games_in_equal_to_games_out() {
     assert_eq!(text.matches("{(=)}").count(), 4, "{text}");
     assert_eq!(text.matches("{«=»}").count(), 2, "{text}");
 }
+
+#[test]
+fn a_move_after_the_end_that_is_no_move_in_the_language_read_is_reported() {
+    // After the mate, `e4` reads as a move; `Nb8` is no Spanish move (no piece `N`): its
+    // text is kept, so the game is not wholly converted: reported, exit status 1.
+    let input =
+        b"[Event \"x\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ac4 Cc6 3. Dh5 Cf6 4. Dxf7# e4 Nb8 1-0\n";
+    let out = planilla_stdin(&["convert", "--from", "es"], input);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("4. Qxf7# e4 Nb8 1-0"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        stderr.contains("<stdin>:4:41: error[move-after-game-end]"),
+        "{stderr}"
+    );
+    // Every move after the end readable: converted, exit status 0.
+    let input =
+        b"[Event \"x\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ac4 Cc6 3. Dh5 Cf6 4. Dxf7# e4 Cb8 1-0\n";
+    let out = planilla_stdin(&["convert", "--from", "es"], input);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("4. Qxf7# e4 Nb8 1-0"));
+}

@@ -263,14 +263,17 @@ fn convert_guarded(
         let converted = convert_game(game, options);
         let mut bytes = Vec::with_capacity(converted.text.len());
         let encoded = encode(&converted, game, encoding, &mut bytes).map(|()| bytes);
+        // A move recorded after the game's end that is no move in the language read
+        // keeps its text: the game is not wholly converted, and the finding says where.
+        let unread = converted.unread > 0;
         Done {
             bytes: encoded,
             errors: converted
                 .findings
                 .into_iter()
-                .filter(|f| stops_replay(f.code))
+                .filter(|f| stops_replay(f.code) || (unread && f.code == Code::MoveAfterGameEnd))
                 .collect(),
-            outcome: if converted.complete {
+            outcome: if converted.complete && !unread {
                 Outcome::Converted
             } else {
                 Outcome::Incomplete
