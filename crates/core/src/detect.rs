@@ -29,14 +29,55 @@ pub enum Detection {
 pub fn by_letters<'a>(moves: impl Iterator<Item = &'a [u8]>) -> Option<Lang> {
     let (mut used, mut figurines) = (0u32, false);
     for m in moves {
-        let (u, f) = letters_used(&[m]);
+        let (u, f) = letters_of(m);
         used |= u;
         figurines |= f;
     }
-    match candidates_for(used, figurines).as_slice() {
+    // Games of one file nearly always use the same letters: the last verdict is kept.
+    thread_local! {
+        static LAST: std::cell::Cell<Option<(u32, bool, Option<Lang>)>> =
+            const { std::cell::Cell::new(None) };
+    }
+    if let Some((u, f, verdict)) = LAST.get()
+        && (u, f) == (used, figurines)
+    {
+        return verdict;
+    }
+    let verdict = match candidates_for(used, figurines).as_slice() {
         [only] => Some(*only),
         _ => None,
+    };
+    LAST.set(Some((used, figurines, verdict)));
+    verdict
+}
+
+/// [`letters_used`] of one move.
+#[inline]
+fn letters_of(m: &[u8]) -> (u32, bool) {
+    let mut used = 0u32;
+    let mut figurines = false;
+    let Some((&first, rest)) = m.split_first() else {
+        return (0, false);
+    };
+    match first {
+        c @ b'A'..=b'Z' if c != b'O' && c != b'Z' => used |= 1 << (c - b'A'),
+        0xe2 => figurines = true,
+        _ => {}
     }
+    // Past the first byte a letter is rare: look back only from one.
+    let mut prev = first;
+    for &c in rest {
+        if (c.is_ascii_uppercase() || c == 0xe2) && matches!(prev, b'1'..=b'8' | b'=' | b'(' | b'/')
+        {
+            if c == 0xe2 {
+                figurines = true;
+            } else {
+                used |= 1 << (c - b'A');
+            }
+        }
+        prev = c;
+    }
+    (used, figurines)
 }
 
 /// The capital letters used as piece letters (bit `c - b'A'`), and whether
@@ -44,28 +85,10 @@ pub fn by_letters<'a>(moves: impl Iterator<Item = &'a [u8]>) -> Option<Lang> {
 /// byte, and a promotion letter after the rank digit, `=`, `(` or `/`.
 /// Castling (`O-O`) and the null move `Z0` use no piece letter.
 fn letters_used(moves: &[&[u8]]) -> (u32, bool) {
-    let mut used = 0u32;
-    let mut figurines = false;
-    for m in moves {
-        match m.first() {
-            Some(&c @ b'A'..=b'Z') if c != b'O' && c != b'Z' => used |= 1 << (c - b'A'),
-            Some(0xe2) => figurines = true,
-            _ => {}
-        }
-        // Past the first byte a letter is rare: look back only from one.
-        for (i, &c) in m.iter().enumerate().skip(1) {
-            if (c.is_ascii_uppercase() || c == 0xe2)
-                && matches!(m[i - 1], b'1'..=b'8' | b'=' | b'(' | b'/')
-            {
-                if c == 0xe2 {
-                    figurines = true;
-                } else {
-                    used |= 1 << (c - b'A');
-                }
-            }
-        }
-    }
-    (used, figurines)
+    moves.iter().fold((0, false), |(used, figurines), m| {
+        let (u, f) = letters_of(m);
+        (used | u, figurines | f)
+    })
 }
 
 /// The letters a language names pieces with, as a mask like [`letters_used`].

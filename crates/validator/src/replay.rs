@@ -229,7 +229,29 @@ impl History {
 
     /// Records the position after a move: its key, and whether the move was
     /// irreversible (a capture or a pawn move) or a null move (history restarts).
+    #[inline(always)]
     fn push(&mut self, key: u64, restart: Restart) {
+        // Nearly every move, inlined: reversible in a short run without counts, or
+        // irreversible after one.
+        let len = self.keys.len();
+        if restart != Restart::Null
+            && self.counts.is_none()
+            && self.prev_counts.is_none()
+            && len < self.keys.capacity()
+            && len + 1 - self.since < COUNTED_RUN
+        {
+            self.prev_since = Some(self.since);
+            if restart == Restart::Irreversible {
+                self.since = len;
+            }
+            self.keys.push(key);
+            return;
+        }
+        self.push_slow(key, restart);
+    }
+
+    #[inline(never)]
+    fn push_slow(&mut self, key: u64, restart: Restart) {
         self.prev_counts = None;
         match restart {
             Restart::No => {
@@ -252,12 +274,18 @@ impl History {
         }
         self.keys.push(key);
         if self.counts.is_none() && self.keys.len() - self.since >= COUNTED_RUN {
-            let mut counts = KeyCounts::default();
-            for &k in &self.keys[self.since..] {
-                *counts.entry(k).or_insert(0) += 1;
-            }
-            self.counts = Some(counts);
+            self.count_run();
         }
+    }
+
+    /// Starts counting the keys of the current run, once it is long.
+    #[cold]
+    fn count_run(&mut self) {
+        let mut counts = KeyCounts::default();
+        for &k in &self.keys[self.since..] {
+            *counts.entry(k).or_insert(0) += 1;
+        }
+        self.counts = Some(counts);
     }
 }
 
