@@ -86,8 +86,6 @@ struct Line {
     pos: Position,
     /// The position before the last move played (variations branch from it).
     prev: Option<Position>,
-    /// Repetition keys of this line's positions.
-    history: History,
     /// Half-moves from the game's start to the current position.
     ply: u32,
     path: Vec<u32>,
@@ -296,15 +294,10 @@ enum Restart {
     Null,
 }
 
-/// How often `key` occurred in the history of `lines[at]` (its variation's ancestors
-/// included), since the last irreversible move.
-fn occurrences(lines: &[Line], at: usize, key: u64) -> u32 {
-    occurrences_through(|i| &lines[i].history, at, key)
-}
-
-/// [`occurrences`] over the histories of a stack of lines, `history(i)` the i-th.
-fn occurrences_through<'a>(history: impl Fn(usize) -> &'a History, at: usize, key: u64) -> u32 {
-    let own = history(at);
+/// How often `key` occurred in the history of the line `at` of a stack of lines, its
+/// variation's ancestors included, since the last irreversible move.
+fn occurrences(histories: &[History], at: usize, key: u64) -> u32 {
+    let own = &histories[at];
     // The counted position comes after the line's last key; a variation's first key
     // stands where its base ends.
     let mut target = own.keys.len();
@@ -314,7 +307,7 @@ fn occurrences_through<'a>(history: impl Fn(usize) -> &'a History, at: usize, ke
     let mut at = at;
     while let Some(b) = base {
         at -= 1;
-        let parent = history(at);
+        let parent = &histories[at];
         target += b.end;
         n += parent.count_in(b.start, b.end, key, target);
         base = if b.start == 0 { parent.base } else { None };
@@ -579,11 +572,10 @@ impl GameChecker<'_> {
         }
     }
 
-    fn new_line(&self, pos: Position, ply: u32, path: Vec<u32>, history: History) -> Line {
+    fn new_line(&self, pos: Position, ply: u32, path: Vec<u32>) -> Line {
         Line {
             pos,
             prev: None,
-            history,
             ply,
             path,
             children: 0,
@@ -599,8 +591,10 @@ impl GameChecker<'_> {
         let tokens = game.tokens();
         let rules = self.config.rules;
         // Room for every move of the game: a move token is followed by another.
-        let keys = History::starting(rules.key(&start), tokens.len() / 2 + 2);
-        let mut lines: Vec<Line> = vec![self.new_line(start, 0, Vec::new(), keys)];
+        let mut lines: Vec<Line> = vec![self.new_line(start, 0, Vec::new())];
+        // The repetition keys of each line of `lines`, kept apart so that a move can
+        // count through its ancestors' keys while its own line is being changed.
+        let mut histories = vec![History::starting(rules.key(&start), tokens.len() / 2 + 2)];
         let max_depth = game.max_depth() as usize;
         // Variations open past `max_depth`.
         let mut beyond = 0usize;
@@ -655,24 +649,29 @@ impl GameChecker<'_> {
                             },
                         ) => None,
                     };
-                    let line = match branch {
+                    let (line, history) = match branch {
                         Some((pos, ply, before_last)) => {
-                            let history = parent.history.branch(before_last, rules.key(&pos));
+                            let history = histories
+                                .last()
+                                .expect("one history a line")
+                                .branch(before_last, rules.key(&pos));
                             let mut path = parent.path.clone();
                             path.push(parent.children);
-                            self.new_line(pos, ply, path, history)
+                            (self.new_line(pos, ply, path), history)
                         }
                         None => {
-                            let mut l = self.new_line(start, 0, Vec::new(), History::default());
+                            let mut l = self.new_line(start, 0, Vec::new());
                             l.skipped = true;
-                            l
+                            (l, History::default())
                         }
                     };
                     lines.push(line);
+                    histories.push(history);
                 }
                 TokenKind::VariationEnd if beyond > 0 => beyond -= 1,
                 TokenKind::VariationEnd if lines.len() > 1 => {
                     lines.pop();
+                    histories.pop();
                 }
                 TokenKind::Result if lines.len() == 1 => {
                     let text = game.decode(token.span());
@@ -705,8 +704,7 @@ impl GameChecker<'_> {
                         continue;
                     }
                     let text = &game.bytes()[token.start as usize..end as usize];
-                    let outcome = self.play_move(&mut lines, token, text);
-                    let line = &lines[depth];
+                    let outcome = self.play_move(line, &mut histories, token, text);
                     if main {
                         last_main_ply = line.ply;
                         if let Some(chances) = outcome
@@ -756,15 +754,23 @@ impl GameChecker<'_> {
 
     /// Plays one written move on `line`. Returns the draw-claim conditions
     /// after it (threefold, fifty) when the move was played.
-    fn play_move(&mut self, lines: &mut [Line], token: Token, text: &[u8]) -> Option<(bool, bool)> {
-        let depth = lines.len() - 1;
-        let line = &mut lines[depth];
-        let before = line.pos;
+    fn play_move(
+        &mut self,
+        line: &mut Line,
+        histories: &mut [History],
+        token: Token,
+        text: &[u8],
+    ) -> Option<(bool, bool)> {
+        let depth = histories.len() - 1;
+        // The position before the move, kept as the line's `prev` (variations branch
+        // from it) without another copy; a move that fails stops the line, which then
+        // never uses `prev` again.
+        let before: &Position = line.prev.insert(line.pos);
         let site = Site {
             at: token.start as usize,
             len: text.len(),
             ply: line.ply + 1,
-            before: &before,
+            before,
             path: line.path.clone(),
         };
 
@@ -841,21 +847,19 @@ impl GameChecker<'_> {
             let message =
                 "a null move (the side passes) in analysis: not a move of chess".to_string();
             self.push_at(Code::NonStandardSan, &site, message);
-            line.prev = Some(before);
-            self.record(token.start, text.len(), &before, None);
+            self.record(token.start, text.len(), before, None);
             line.pos.play_null();
             line.ply = site.ply;
             // The history restarts after a pass, so a variation replacing it
             // starts a history of its own.
-            line.history
-                .push(self.config.rules.key(&line.pos), Restart::Null);
+            histories[depth].push(self.config.rules.key(&line.pos), Restart::Null);
             self.plies += 1;
             return None;
         }
 
-        let m = match san.resolve_quick(&before) {
+        let m = match san.resolve_quick(before) {
             Some(m) => m,
-            None => match san.resolve_with(&before, &mut self.list) {
+            None => match san.resolve_with(before, &mut self.list) {
                 Ok(m) => m,
                 Err(e) => {
                     let (code, message) = self.explain(&site, &san, e);
@@ -868,7 +872,6 @@ impl GameChecker<'_> {
 
         // The move is made in place: a copy of a freshly written position
         // stalls the processor (narrow stores read back by wide loads).
-        line.prev = Some(before);
         line.pos.play_unchecked(&m);
         let after = &line.pos;
         let gives_check = after.is_check();
@@ -878,8 +881,8 @@ impl GameChecker<'_> {
             (true, false) => Some(Suffix::Mate),
             _ => None,
         };
-        self.record(token.start, text.len(), &before, Some((&m, deserved)));
-        let notation = san.notation_given(&before, &m, deserved);
+        self.record(token.start, text.len(), before, Some((&m, deserved)));
+        let notation = san.notation_given(before, &m, deserved);
         if !notation.is_canonical() {
             self.notation_findings(&san, &notation, &m, &site);
         }
@@ -901,10 +904,9 @@ impl GameChecker<'_> {
         let occurrences = if ended_before || restart == Restart::Irreversible {
             1
         } else {
-            occurrences(lines, depth, key) + 1
+            occurrences(histories, depth, key) + 1
         };
-        let line = &mut lines[depth];
-        line.history.push(key, restart);
+        histories[depth].push(key, restart);
 
         let end = if !has_moves {
             Some(if gives_check {
@@ -1365,7 +1367,7 @@ mod tests {
                             _ => Restart::No,
                         };
                         let expected = model[at].live.iter().filter(|&&k| k == key).count();
-                        let counted = occurrences_through(|i| &stack[i], at, key);
+                        let counted = occurrences(&stack, at, key);
                         if restart == Restart::No {
                             assert_eq!(counted as usize, expected);
                         }
