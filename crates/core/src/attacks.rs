@@ -263,6 +263,32 @@ const fn line_table() -> [[u64; 64]; 64] {
     table
 }
 
+const fn ray_table(dirs: &[(i32, i32); 4]) -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = sliding_attacks_slow(sq, 0, dirs);
+        sq += 1;
+    }
+    table
+}
+
+static ROOK_RAYS: [u64; 64] = ray_table(&ROOK_DIRS);
+static BISHOP_RAYS: [u64; 64] = ray_table(&BISHOP_DIRS);
+
+/// Squares a rook on `sq` attacks on an empty board (one small table, where
+/// [`rook_attacks`] with no blocker would read the large one).
+#[inline]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq.index()])
+}
+
+/// Squares a bishop on `sq` attacks on an empty board.
+#[inline]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq.index()])
+}
+
 static BETWEEN: [[u64; 64]; 64] = between_table();
 static LINE: [[u64; 64]; 64] = line_table();
 
@@ -466,6 +492,17 @@ const BISHOP_MAGICS: [u64; 64] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The empty-board rays are the magic lookups with no blocker.
+    #[test]
+    fn rays_are_attacks_on_an_empty_board() {
+        for sq in 0..64 {
+            let sq = Square::new(sq).unwrap();
+            assert_eq!(rook_rays(sq), rook_attacks(sq, Bitboard::EMPTY), "{sq}");
+            assert_eq!(bishop_rays(sq), bishop_attacks(sq, Bitboard::EMPTY), "{sq}");
+            assert!(rook_rays(sq).any() && bishop_rays(sq).any());
+        }
+    }
 
     /// Every slider lookup agrees with the slow ray walk, on pseudo-random
     /// occupancies for every square.

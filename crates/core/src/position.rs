@@ -1,8 +1,8 @@
 //! Positions, legal move generation and making moves.
 
 use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
-    rook_attacks,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
+    queen_attacks, rook_attacks, rook_rays,
 };
 use crate::bitboard::Bitboard;
 use crate::types::{CastlingSide, Color, File, Piece, Rank, Role, Square};
@@ -696,8 +696,8 @@ impl Position {
     fn slider_blockers(&self, king: Square, attacker: Color) -> Bitboard {
         let b = &self.board;
         let snipers = b.by_color(attacker)
-            & ((rook_attacks(king, Bitboard::EMPTY) & b.rooks_and_queens())
-                | (bishop_attacks(king, Bitboard::EMPTY) & b.bishops_and_queens()));
+            & ((rook_rays(king) & b.rooks_and_queens())
+                | (bishop_rays(king) & b.bishops_and_queens()));
         let occ = b.occupied();
         let mut blockers = Bitboard::EMPTY;
         for sniper in snipers {
