@@ -19,6 +19,21 @@ fn planilla(args: &[&str]) -> Output {
         .expect("the planilla binary runs")
 }
 
+/// `planilla check --format jsonl -` with `input` on standard input.
+fn check_stdin(input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_planilla"))
+        .current_dir(root())
+        .env_remove("CI")
+        .args(["check", "--format", "jsonl", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the planilla binary runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 fn golden(expected: &str, actual: &[u8]) {
     let path = root().join("corpora/check/expected").join(expected);
     if std::env::var_os("PLANILLA_BLESS").is_some() {
@@ -158,15 +173,7 @@ fn directories_and_stdin() {
         .to_string();
     assert!(summary.contains("\"files\":9"), "{summary}");
     let file = std::fs::read(root().join("corpora/check/illegal.pgn")).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_planilla"))
-        .args(["check", "--format", "jsonl", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child.stdin.take().unwrap().write_all(&file).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = check_stdin(&file);
     let from_file = planilla(&["check", "--format", "jsonl", "corpora/check/illegal.pgn"]);
     let renamed =
         String::from_utf8_lossy(&from_file.stdout).replace("corpora/check/illegal.pgn", "<stdin>");
@@ -276,19 +283,7 @@ fn compressed_inputs_read_like_plain_ones() {
     // recognised by its magic bytes.
     let out = planilla(&["check", "--format", "jsonl", dir.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("\"files\":3"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_planilla"))
-        .args(["check", "--format", "jsonl", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&std::fs::read(&zst).unwrap())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = check_stdin(&std::fs::read(&zst).unwrap());
     let renamed: Vec<String> = finding_lines(&out)
         .iter()
         .map(|l| l.replace("<stdin>", "corpora/check/draws.pgn"))

@@ -1044,15 +1044,23 @@ fn resolve_direct(
         }
         _ => reaching(pos, role, to, false) & ours,
     };
-    let pinned = pos.pinned();
-    let mut legal = candidates
-        .into_iter()
-        .filter(|&f| !pinned.contains(f) || crate::attacks::line(king, f).contains(to));
-    let from = legal.next()?;
-    if legal.next().is_some() {
+    let legal = unpinned(pos, candidates, to);
+    let from = legal.first()?;
+    if legal.more_than_one() {
         return None;
     }
     Some(Move::normal(role, from, board.role_at(to), to, None))
+}
+
+/// The pieces of `from` that a pin does not hold off a move to `to` (a pinned piece may
+/// still move along the pin line).
+#[inline]
+fn unpinned(pos: &Position, from: Bitboard, to: Square) -> Bitboard {
+    let king = pos.king();
+    let pinned = pos.pinned();
+    from.into_iter()
+        .filter(|&f| !pinned.contains(f) || crate::attacks::line(king, f).contains(to))
+        .fold(Bitboard::EMPTY, |acc, f| acc | f)
 }
 
 /// Finds why no legal move of `role` reaches `to`.
@@ -1171,13 +1179,8 @@ fn needed(from: Square, others: Bitboard) -> (bool, bool) {
 fn legal_rivals(pos: &Position, m: &Move) -> Bitboard {
     if m.role() != Role::Pawn && !pos.is_check() {
         // Out of check a piece's move is legal unless a pin holds it off the line.
-        let king = pos.king();
-        let pinned = pos.pinned();
         let reach = reaching(pos, m.role(), m.to(), false) - Bitboard::from_square(m.from());
-        return reach
-            .into_iter()
-            .filter(|&f| !pinned.contains(f) || crate::attacks::line(king, f).contains(m.to()))
-            .fold(Bitboard::EMPTY, |acc, f| acc | f);
+        return unpinned(pos, reach, m.to());
     }
     let mut list = MoveList::new();
     pos.legal_moves_to(m.role(), Bitboard::FULL, m.to(), &mut list);
