@@ -2,9 +2,9 @@
 //! reports findings with the codes, severities and locations of the
 //! command-line contract.
 //!
-//! [`check_game`] checks one game; [`check_stream`] runs a reader thread,
-//! bounded batches replayed in parallel with rayon, and hands the results
-//! back in input order, so output is the same for one thread and many.
+//! [`check_game`] checks one game; [`check_stream`] reads and replays bounded
+//! batches in parallel on a rayon pool, and hands the results back in input
+//! order, so output is the same for one thread and many.
 //!
 //! ```
 //! use planilla_parser::Game;
@@ -31,11 +31,12 @@ pub use replay::{Config, GameStats, PlayedMove, check_game, check_game_recording
 pub use rules::Rules;
 
 use planilla_parser::{Game, Reader};
-use rayon::prelude::*;
 use std::any::Any;
+use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Sender, channel};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// The results for one game: its findings (in order) and counts.
 #[derive(Clone, Debug, Default)]
@@ -110,9 +111,12 @@ pub struct BatchConfig {
 
 impl Default for BatchConfig {
     fn default() -> Self {
+        // A batch is tokenized and then checked by one thread: at 256 KiB its text and
+        // tokens stay in that core's L2 cache. `check -j2` on a 98 MB TWIC file, 8
+        // alternating runs: 256 KiB 0.69 s median, 64 KiB 0.74 s, 1 MiB 0.77 s.
         BatchConfig {
             max_games: 512,
-            max_bytes: 1 << 20,
+            max_bytes: 256 << 10,
         }
     }
 }
@@ -126,12 +130,9 @@ pub struct Progress {
     pub games: u64,
 }
 
-type Batch = Vec<Game>;
-
-/// Reads every game from `reader` on a thread of its own, checks bounded
-/// batches in parallel on `pool`, and calls `sink` with each batch's reports
-/// in input order. At most a few batches are in memory at once, whatever the
-/// input size.
+/// Reads every game from `reader`, checks bounded batches in parallel on
+/// `pool`, and calls `sink` with each batch's reports in input order. At
+/// most a few batches are in memory at once, whatever the input size.
 ///
 /// # Errors
 ///
@@ -156,9 +157,16 @@ where
     )
 }
 
-/// The driver under [`check_stream`], for any per-game work: a reader
-/// thread fills bounded batches, `work` runs on every game of a batch in
-/// parallel on `pool`, and `sink` receives the results in input order.
+/// The driver under [`check_stream`], for any per-game work.
+///
+/// Every thread of `pool` runs the same loop: it takes the reader (a lock), reads and
+/// tokenizes the next batch, lets the reader go, and runs `work` on each game of its
+/// batch. A game is thus tokenized and checked on the same core, while its text, tokens
+/// and tags are still in that core's cache, and the tokenizer runs in parallel with the
+/// checking of other batches; with one thread the whole run is one thread's work. The
+/// calling thread only receives the finished batches and hands them to `sink` in input
+/// order. Threads read at most a few batches ahead of the oldest one not yet handed
+/// on, so memory stays bounded even when one batch takes long.
 ///
 /// # Errors
 ///
@@ -177,123 +185,168 @@ where
     W: Fn(&Game) -> T + Sync,
     F: FnMut(&[T], Progress) -> io::Result<()>,
 {
-    let (full_tx, full_rx): (SyncSender<io::Result<(Batch, Progress)>>, Receiver<_>) =
-        sync_channel(2);
-    let (empty_tx, empty_rx): (SyncSender<Batch>, Receiver<Batch>) = sync_channel(4);
-    std::thread::scope(|scope| {
-        scope.spawn(move || read_batches(reader, batching, full_tx, empty_rx));
-        let mut outcome = Ok(());
-        for message in full_rx.iter() {
-            let (batch, progress) = match message {
-                Ok(b) => b,
-                Err(e) => {
-                    outcome = Err(e);
-                    break;
-                }
-            };
-            let results: Vec<T> = pool.install(|| {
-                batch
-                    .par_iter()
-                    .enumerate()
-                    .map(|(i, game)| {
-                        if let Some(ahead) = batch.get(i + PREFETCH_AHEAD) {
-                            prefetch(ahead);
-                        }
-                        work(game)
-                    })
-                    .collect()
-            });
-            if let Err(e) = sink(&results, progress) {
-                outcome = Err(e);
-                break;
-            }
-            // The reader may have finished; a failed send only drops the buffers.
-            let _ = empty_tx.try_send(batch);
+    let threads = pool.current_num_threads().max(1);
+    let shared = Shared {
+        state: Mutex::new(ReadState {
+            reader,
+            next: 0,
+            handed_on: 0,
+            window: 2 * threads as u64,
+            progress: Progress::default(),
+            done: false,
+            stop: false,
+        }),
+        turn: Condvar::new(),
+    };
+    let (done_tx, done_rx) = channel::<Finished<T>>();
+    pool.in_place_scope(|scope| {
+        for _ in 0..threads {
+            let done_tx = done_tx.clone();
+            let (shared, work) = (&shared, &work);
+            scope.spawn(move |_| read_and_work(shared, batching, work, done_tx));
         }
-        // Dropping the receivers stops the reader thread if we broke early.
-        drop(full_rx);
-        drop(empty_tx);
-        outcome
+        drop(done_tx);
+        // Whatever way this thread leaves (an error, a panic in `sink`), the workers
+        // are told to stop, so the scope's end does not wait for the whole input.
+        let _stop = StopOnDrop(&shared);
+        let mut waiting: BTreeMap<u64, Finished<T>> = BTreeMap::new();
+        let mut next = 0u64;
+        for finished in done_rx.iter() {
+            waiting.insert(finished.seq, finished);
+            while let Some(batch) = waiting.remove(&next) {
+                next += 1;
+                if !batch.results.is_empty() {
+                    sink(&batch.results, batch.progress)?;
+                }
+                if let Some(e) = batch.error {
+                    return Err(e);
+                }
+                shared.lock().handed_on = next;
+                shared.turn.notify_all();
+            }
+        }
+        Ok(())
     })
 }
 
-/// How many games ahead a worker asks for the game it will check.
-const PREFETCH_AHEAD: usize = 3;
-
-/// Asks the processor to bring a game's text, tokens and tags into this core's cache
-/// before they are needed: the reader thread wrote them on another core, and the first
-/// touch of each cache line otherwise stalls the check. Measured with `perf` on a
-/// 98 MB TWIC file, `check -j1`: the worker's CPU time 4% to 6% lower with 3 games ahead
-/// (4 alternating rounds each of 0, 1, 3 and 8 games ahead).
-#[inline]
-fn prefetch(game: &Game) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        fn lines<T>(items: &[T]) {
-            let start = items.as_ptr().cast::<i8>();
-            for offset in (0..std::mem::size_of_val(items)).step_by(64) {
-                // Safety: a prefetch is only a hint: it never faults and changes no
-                // memory, and the address lies inside the slice anyway.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(offset)) }
-            }
-        }
-        lines(game.bytes());
-        lines(game.tokens());
-        lines(game.tags());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = game;
+/// The reader and its bookkeeping, shared by the threads of [`process_stream`].
+struct Shared<R> {
+    state: Mutex<ReadState<R>>,
+    /// Signalled when a batch is handed on or the stream stops.
+    turn: Condvar,
 }
 
-/// The reader thread of [`process_stream`]: fills batches (reusing the
-/// buffers sent back on `empty`) and sends them on `full`, in order; a read
-/// error is sent after the batch of the games read before it.
-fn read_batches<R: Read>(
-    mut reader: Reader<R>,
+impl<R> Shared<R> {
+    fn lock(&self) -> MutexGuard<'_, ReadState<R>> {
+        // A thread that panicked holding the lock left the state consistent (every
+        // field is written whole), so a poisoned lock is used as it is.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+struct ReadState<R> {
+    reader: Reader<R>,
+    /// The number of the next batch to read.
+    next: u64,
+    /// Batches before this one have been handed to the sink.
+    handed_on: u64,
+    /// How many batches may be read ahead of the oldest one not handed on.
+    window: u64,
+    progress: Progress,
+    /// The input is read to its end (or failed).
+    done: bool,
+    /// The caller stopped (an error): read no more.
+    stop: bool,
+}
+
+/// A batch worked on: its number, its results, the progress when it was read, and the
+/// read error that ended it, if any.
+struct Finished<T> {
+    seq: u64,
+    results: Vec<T>,
+    progress: Progress,
+    error: Option<io::Error>,
+}
+
+struct StopOnDrop<'a, R>(&'a Shared<R>);
+
+impl<R> Drop for StopOnDrop<'_, R> {
+    fn drop(&mut self) {
+        self.0.lock().stop = true;
+        self.0.turn.notify_all();
+    }
+}
+
+/// One thread's loop in [`process_stream`]: read a batch (the buffers of the last one
+/// reused), work on it, send the results; until the input ends or the caller stops.
+fn read_and_work<R: Read, T, W: Fn(&Game) -> T>(
+    shared: &Shared<R>,
     batching: BatchConfig,
-    full: SyncSender<io::Result<(Batch, Progress)>>,
-    empty: Receiver<Batch>,
+    work: &W,
+    done: Sender<Finished<T>>,
 ) {
-    let mut progress = Progress::default();
+    let mut batch: Vec<Game> = Vec::new();
     loop {
-        let mut batch = empty.try_recv().unwrap_or_default();
-        let mut used = 0;
-        let mut bytes = 0;
-        let mut done = false;
-        while used < batching.max_games && bytes < batching.max_bytes {
-            if batch.len() <= used {
-                batch.push(Game::new());
+        let (seq, used, progress, error) = {
+            let mut state = shared.lock();
+            while !state.done && !state.stop && state.next >= state.handed_on + state.window {
+                state = shared.turn.wait(state).unwrap_or_else(|e| e.into_inner());
             }
-            match reader.read_game(&mut batch[used]) {
-                Ok(true) => {
-                    let g = &batch[used];
-                    bytes += g.bytes().len();
-                    progress.bytes = g.offset() + g.len_in_file();
-                    progress.games += 1;
-                    used += 1;
-                }
-                Ok(false) => {
-                    done = true;
-                    break;
-                }
-                Err(e) => {
-                    // The games read before the error are whole: they are
-                    // processed and reported first, then the error.
-                    batch.truncate(used);
-                    if !batch.is_empty() && full.send(Ok((batch, progress))).is_err() {
-                        return;
-                    }
-                    let _ = full.send(Err(e));
-                    return;
-                }
+            if state.done || state.stop {
+                return;
             }
-        }
-        batch.truncate(used);
-        if (!batch.is_empty() && full.send(Ok((batch, progress))).is_err()) || done {
+            let seq = state.next;
+            state.next += 1;
+            let (used, error) = read_batch(&mut state, batching, &mut batch);
+            (seq, used, state.progress, error)
+        };
+        let results = batch[..used].iter().map(work).collect();
+        let finished = Finished {
+            seq,
+            results,
+            progress,
+            error,
+        };
+        if done.send(finished).is_err() {
             return;
         }
     }
+}
+
+/// Reads up to one batch of games into `batch` (reusing its games' buffers): how many
+/// were read, and the read error that stopped it. Marks the input done at its end.
+fn read_batch<R: Read>(
+    state: &mut ReadState<R>,
+    batching: BatchConfig,
+    batch: &mut Vec<Game>,
+) -> (usize, Option<io::Error>) {
+    let mut used = 0;
+    let mut bytes = 0;
+    while used < batching.max_games && bytes < batching.max_bytes {
+        if batch.len() <= used {
+            batch.push(Game::new());
+        }
+        match state.reader.read_game(&mut batch[used]) {
+            Ok(true) => {
+                let g = &batch[used];
+                bytes += g.bytes().len();
+                state.progress.bytes = g.offset() + g.len_in_file();
+                state.progress.games += 1;
+                used += 1;
+            }
+            Ok(false) => {
+                state.done = true;
+                break;
+            }
+            Err(e) => {
+                // The games read before the error are whole: they are worked on and
+                // handed on first, then the error.
+                state.done = true;
+                return (used, Some(e));
+            }
+        }
+    }
+    (used, None)
 }
 
 #[cfg(test)]
@@ -316,41 +369,132 @@ mod tests {
         }
     }
 
+    fn pgn_games(n: u64) -> Vec<u8> {
+        (1..=n)
+            .flat_map(|i| format!("[Event \"{i}\"]\n\n1. e4 e5 *\n\n").into_bytes())
+            .collect()
+    }
+
+    fn pool(threads: usize) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    }
+
     /// Every game read before a read error reaches the sink, in order, for any
-    /// batch size (a whole batch, a batch cut short, one game a batch), and
-    /// the error comes last.
+    /// batch size (a whole batch, a batch cut short, one game a batch) and any
+    /// number of threads, and the error comes last.
     #[test]
     fn the_games_before_a_read_error_are_all_processed() {
         let games = 1200;
-        let mut data: Vec<u8> = (1..=games)
-            .flat_map(|i| format!("[Event \"{i}\"]\n\n1. e4 e5 *\n\n").into_bytes())
-            .collect();
+        let mut data = pgn_games(games);
         // The last game is cut in its movetext.
         data.truncate(data.len() - 6);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        for max_games in [1, 7, 512, 5000] {
+        for threads in [1, 2, 4] {
+            let pool = pool(threads);
+            for max_games in [1, 7, 512, 5000] {
+                let reader = ReaderBuilder::new()
+                    .buffer_size(4096)
+                    .build(CutShort(data.clone(), 0));
+                let mut seen = Vec::new();
+                let batching = BatchConfig {
+                    max_games,
+                    max_bytes: 1 << 20,
+                };
+                let result = process_stream(reader, batching, &pool, Game::index, |batch, _| {
+                    seen.extend_from_slice(batch);
+                    Ok(())
+                });
+                let error = result.expect_err("the read error is returned").to_string();
+                assert!(
+                    error.contains(&format!("game {games},"))
+                        && error.contains("incomplete deflate"),
+                    "{error}"
+                );
+                let expected: Vec<u64> = (1..games).collect();
+                assert_eq!(seen, expected, "{threads} threads, batches of {max_games}");
+            }
+        }
+    }
+
+    /// Counts the bytes taken from `data`.
+    struct Counted<'a>(&'a [u8], &'a std::sync::atomic::AtomicUsize);
+
+    impl Read for Counted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.read(buf)?;
+            self.1.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+            Ok(n)
+        }
+    }
+
+    /// A sink that fails stops the run: its error is returned, and the threads stop
+    /// reading within a few batches of it (they neither hang nor read the whole input).
+    #[test]
+    fn an_error_of_the_sink_stops_the_reading() {
+        let data = pgn_games(20_000);
+        for threads in [1, 2, 4] {
+            let taken = std::sync::atomic::AtomicUsize::new(0);
             let reader = ReaderBuilder::new()
-                .buffer_size(4096)
-                .build(CutShort(data.clone(), 0));
-            let mut seen = Vec::new();
+                .buffer_size(512)
+                .build(Counted(&data, &taken));
             let batching = BatchConfig {
-                max_games,
+                max_games: 10,
                 max_bytes: 1 << 20,
             };
-            let result = process_stream(reader, batching, &pool, Game::index, |batch, _| {
-                seen.extend_from_slice(batch);
-                Ok(())
+            let mut calls = 0;
+            let result = process_stream(reader, batching, &pool(threads), Game::index, |_, _| {
+                calls += 1;
+                Err(io::Error::other("output closed"))
             });
-            let error = result.expect_err("the read error is returned").to_string();
+            assert_eq!(result.unwrap_err().to_string(), "output closed");
+            assert_eq!(calls, 1);
+            let taken = taken.load(std::sync::atomic::Ordering::Relaxed);
             assert!(
-                error.contains(&format!("game {games},")) && error.contains("incomplete deflate"),
-                "{error}"
+                taken < data.len() / 10,
+                "{threads} threads read {taken} bytes"
             );
-            let expected: Vec<u64> = (1..games).collect();
-            assert_eq!(seen, expected, "batches of {max_games}");
         }
+    }
+
+    /// While the first batch is held up, the other threads read only a bounded number
+    /// of batches ahead of it (memory stays bounded), and the order is kept.
+    #[test]
+    fn threads_read_a_bounded_number_of_batches_ahead() {
+        let data = pgn_games(2_000);
+        let threads = 3;
+        let started = std::sync::atomic::AtomicUsize::new(0);
+        let batching = BatchConfig {
+            max_games: 10,
+            max_bytes: 1 << 20,
+        };
+        let reader = ReaderBuilder::new().build(&data[..]);
+        let most_ahead = std::sync::atomic::AtomicUsize::new(0);
+        let work = |game: &Game| {
+            started.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            if game.index() == 1 {
+                // Hold the first batch until the others can read no further.
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                most_ahead.store(
+                    started.load(std::sync::atomic::Ordering::SeqCst),
+                    std::sync::atomic::Ordering::SeqCst,
+                );
+            }
+            game.index()
+        };
+        let mut seen = Vec::new();
+        process_stream(reader, batching, &pool(threads), work, |batch, _| {
+            seen.extend_from_slice(batch);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, (1..=2_000).collect::<Vec<u64>>());
+        // The window is two batches a thread, the held one included.
+        let ahead = most_ahead.load(std::sync::atomic::Ordering::SeqCst);
+        assert!(
+            ahead > 10 && ahead <= 2 * threads * 10,
+            "{ahead} games started while the first batch was held"
+        );
     }
 }
