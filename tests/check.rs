@@ -292,6 +292,44 @@ fn compressed_inputs_read_like_plain_ones() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A compressed file many times the decoder thread's read-ahead (4 chunks of 256 KiB)
+/// gives the same findings as its plain text, with one checking thread and with two.
+#[test]
+fn a_large_compressed_file_reads_like_its_plain_text() {
+    use std::io::Write;
+    let dir = tempdir("compressed-large");
+    let one = std::fs::read(root().join("corpora/check/draws.pgn")).unwrap();
+    let plain: Vec<u8> = one.repeat((3 << 20) / one.len() + 1);
+    let plain_path = dir.join("plain.txt");
+    std::fs::write(&plain_path, &plain).unwrap();
+    let gz = dir.join("big.pgn.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(&plain).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let zst = dir.join("big.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(&plain[..], 1).unwrap()).unwrap();
+    let bz = dir.join("big.pgn.bz2");
+    let mut enc = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+    enc.write_all(&plain).unwrap();
+    std::fs::write(&bz, enc.finish().unwrap()).unwrap();
+
+    let path = plain_path.to_str().unwrap();
+    let expected = finding_lines(&planilla(&["check", "--format", "jsonl", "-j1", path]));
+    assert!(expected.len() > 1000, "{} findings", expected.len());
+    for file in [&gz, &zst, &bz] {
+        let name = file.to_str().unwrap();
+        for threads in ["-j1", "-j2"] {
+            let out = planilla(&["check", "--format", "jsonl", threads, name]);
+            let renamed: Vec<String> = finding_lines(&out)
+                .iter()
+                .map(|l| l.replace(name, path))
+                .collect();
+            assert!(renamed == expected, "{name} {threads}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn shards_split_the_input_exactly() {
     let files = [

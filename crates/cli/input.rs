@@ -11,6 +11,7 @@ use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 /// Input options of every subcommand that reads games.
 #[derive(Args, Debug, Clone)]
@@ -152,14 +153,100 @@ impl Compression {
     }
 
     /// Wraps a reader in the matching decoder. Concatenated members (as
-    /// `cat a.gz b.gz` or parallel compressors write) are all read.
+    /// `cat a.gz b.gz` or parallel compressors write) are all read. A decoder
+    /// runs on a thread of its own (see [`ReadAhead`]).
     fn wrap<R: BufRead + Send + 'static>(self, input: R) -> std::io::Result<Box<dyn Read + Send>> {
-        Ok(match self {
-            Compression::None => Box::new(input),
+        let decoder: Box<dyn Read + Send> = match self {
+            Compression::None => return Ok(Box::new(input)),
             Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(input)?),
             Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(input)),
             Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(input)),
-        })
+        };
+        Ok(Box::new(ReadAhead::spawn(decoder)))
+    }
+}
+
+/// Decompression on a thread of its own, a few chunks ahead of the reader, as
+/// `zcat file | planilla` would run it. The checking threads take turns at
+/// reading, so a decoder read in place would move from core to core with its
+/// large state (bzip2's 900 KB blocks) and add its time to theirs; on its own
+/// thread it stays on one core and overlaps the tokenizing and checking.
+/// Memory: at most [`ReadAhead::CHUNKS`] chunks of [`ReadAhead::CHUNK`] bytes.
+/// A read error comes after every byte decoded before it; the thread ends
+/// when the reader is dropped.
+struct ReadAhead {
+    full: Receiver<std::io::Result<Vec<u8>>>,
+    empty: SyncSender<Vec<u8>>,
+    chunk: Vec<u8>,
+    at: usize,
+}
+
+impl ReadAhead {
+    const CHUNK: usize = 256 << 10;
+    const CHUNKS: usize = 4;
+
+    fn spawn(mut inner: Box<dyn Read + Send>) -> ReadAhead {
+        let (full_tx, full) = sync_channel::<std::io::Result<Vec<u8>>>(Self::CHUNKS);
+        let (empty, empty_rx) = sync_channel::<Vec<u8>>(Self::CHUNKS + 1);
+        std::thread::spawn(move || {
+            loop {
+                let mut chunk = empty_rx.try_recv().unwrap_or_default();
+                chunk.resize(Self::CHUNK, 0);
+                let mut filled = 0;
+                let mut error = None;
+                while filled < Self::CHUNK {
+                    match inner.read(&mut chunk[filled..]) {
+                        Ok(0) => break,
+                        Ok(n) => filled += n,
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(e) => {
+                            error = Some(e);
+                            break;
+                        }
+                    }
+                }
+                chunk.truncate(filled);
+                let end = filled < Self::CHUNK;
+                if filled > 0 && full_tx.send(Ok(chunk)).is_err() {
+                    return;
+                }
+                if let Some(e) = error {
+                    let _ = full_tx.send(Err(e));
+                    return;
+                }
+                if end {
+                    // Dropping the sender is the end of the input.
+                    return;
+                }
+            }
+        });
+        ReadAhead {
+            full,
+            empty,
+            chunk: Vec::new(),
+            at: 0,
+        }
+    }
+}
+
+impl Read for ReadAhead {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.at == self.chunk.len() {
+            match self.full.recv() {
+                Ok(Ok(next)) => {
+                    let used = std::mem::replace(&mut self.chunk, next);
+                    let _ = self.empty.try_send(used);
+                    self.at = 0;
+                }
+                Ok(Err(e)) => return Err(e),
+                // The decoder thread is done: the end of the input.
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.chunk.len() - self.at);
+        buf[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
     }
 }
 
