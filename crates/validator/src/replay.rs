@@ -323,7 +323,7 @@ struct Site<'p> {
     len: usize,
     ply: u32,
     before: &'p Position,
-    path: Vec<u32>,
+    path: &'p [u32],
 }
 
 /// The first draw-claim chance of a rule on the main line.
@@ -748,7 +748,7 @@ impl GameChecker<'_> {
             Some((&numbered, &written)),
             message,
             Some(site.before.fen()),
-            &site.path,
+            site.path,
         );
     }
 
@@ -771,7 +771,7 @@ impl GameChecker<'_> {
             len: text.len(),
             ply: line.ply + 1,
             before,
-            path: line.path.clone(),
+            path: &line.path,
         };
 
         // The fast paths apart from the general ones: their results stay in registers
