@@ -197,7 +197,22 @@ impl Lexer {
             sink.findings
                 .push(syntax("unterminated variation", at, at + 1));
         }
-        if let Some(at) = missing_result(data, sink.tokens) {
+        // Nearly every game ends with its result outside variations: the last token that
+        // branches or ends is a result, and the depth at the end (that of the result, no
+        // variation token following it) is 0. Only other games are scanned whole.
+        let ends_with_result = self.depth == 0
+            && sink
+                .tokens
+                .iter()
+                .rev()
+                .find(|t| {
+                    matches!(
+                        t.kind,
+                        TokenKind::Result | TokenKind::VariationStart | TokenKind::VariationEnd
+                    )
+                })
+                .is_some_and(|t| t.kind == TokenKind::Result);
+        if !ends_with_result && let Some(at) = missing_result(data, sink.tokens) {
             sink.findings.push(syntax(MISSING_RESULT, at, at));
         }
         if self.unlisted > 0 {
