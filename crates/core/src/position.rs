@@ -760,6 +760,16 @@ impl Position {
             if (ahead - self.board.occupied()).any() {
                 return true;
             }
+        } else {
+            // In check, the king nearly always has a square to step to.
+            let king = self.king();
+            let them = self.turn.other();
+            let occ = self.board.occupied().with_toggled(king);
+            for to in king_attacks(king) - self.us() {
+                if self.board.attackers(to, them, occ).is_empty() {
+                    return true;
+                }
+            }
         }
         let mut any = AnyMove(false);
         self.generate(Bitboard::FULL, Bitboard::FULL, true, &mut any);
