@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Helper of scripts/bench (run that, not this): times `planilla check` against its peers.
 
-    bench.py [--rounds N] [--memory] --planilla BIN --peer BIN --pgn-extract BIN --corpora DIR --out DIR
+    bench.py [--rounds N] [--memory | --compressed] --planilla BIN --peer BIN --pgn-extract BIN --corpora DIR --out DIR
     bench.py --python-chess-worker FILE     (the python-chess reader, run as a child)
 
 Every tool reads the same corpus file (the files of CORPORA/real repeated to >= 200 MB)
@@ -299,6 +299,69 @@ def memory(args):
             f"{s['games']:,} games: peak RSS {r.rss_kb / 1024:.1f} MiB, {r.wall:.1f} s, {size / MB / r.wall:.1f} MB/s")
 
 
+COMPRESSORS = (("zst", ["zstd", "-q", "-c"]), ("gz", ["gzip", "-c"]), ("bz2", ["bzip2", "-c"]))
+
+
+def compressed(args):
+    """planilla check -j1 and -jN on the corpus, plain and compressed, in alternation."""
+    out_dir = Path(args.out)
+    runs_dir = out_dir / "runs"
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    corpus = out_dir / "real-200mb.pgn"
+    size, repeats, nfiles = build_corpus(args.corpora, corpus, CORPUS_MIN)
+    cores = len(os.sched_getaffinity(0))
+    jn = f"-j{cores}"
+    files = [("plain", corpus)]
+    for ext, cmd in COMPRESSORS:
+        path = out_dir / f"{corpus.name}.{ext}"
+        if not path.exists() or path.stat().st_mtime < corpus.stat().st_mtime:
+            say(f"compressing {corpus.name} with {cmd[0]} (default level)")
+            tmp = path.with_suffix(".tmp")
+            with open(corpus, "rb") as src, open(tmp, "wb") as dst:
+                subprocess.check_call(cmd, stdin=src, stdout=dst)
+            os.replace(tmp, path)
+        files.append((ext, path))
+    tools = []
+    for name, path in files:
+        warm(path)
+        for j in ("-j1", jn):
+            cmd = [args.planilla, "check", "--format", "jsonl", j, str(path)]
+            tools.append(Tool(f"{name}{j}", f"{name} {j}", cmd, path, size, (0, 1)))
+    games = {planilla_games(run(t.cmd, runs_dir, "count", (0, 1)).stdout)["games"] for t in tools[::2]}
+    if len(games) != 1:
+        sys.exit(f"bench: the compressed files do not read as the same games: {sorted(games)}")
+    say(f"corpus {corpus}: {size / MB:.1f} MB ({nfiles} files x {repeats}), {games.pop():,} games; "
+        + ", ".join(f"{n} {p.stat().st_size / MB:.1f} MB" for n, p in files[1:]))
+    say(f"{args.rounds} rounds, {cores} cores; runs alternate, the order rotates each round")
+    load_before = os.getloadavg()[0]
+    for rnd in range(args.rounds):
+        order = tools[rnd % len(tools):] + tools[: rnd % len(tools)]
+        cells = []
+        for t in order:
+            r = run(t.cmd, runs_dir, "compressed", t.ok_codes)
+            t.results.append(r)
+            cells.append(f"{t.key} {t.size / MB / r.wall:.1f}")
+        say(f"round {rnd + 1}: MB/s " + ", ".join(cells))
+    print()
+    print(f"Medians of {args.rounds} rounds; MB/s of uncompressed text (MB = 10^6 bytes)")
+    print()
+    plain = {t.cmd[4]: t for t in tools[:2]}
+    rows = []
+    for t in tools:
+        base = plain[t.cmd[4]]
+        rows.append([
+            t.label,
+            f"{t.file.stat().st_size / MB:.1f} MB",
+            f"{t.mbs():.1f}",
+            f"{t.median('rss_kb') / 1024:.1f} MiB",
+            f"{t.median('cpu') / t.median('wall'):.2f}",
+            f"{t.mbs() / base.mbs():.2f}x",
+        ])
+    table(rows, ["input", "file size", "MB/s", "peak RSS", "CPU/wall", "vs plain"])
+    print()
+    print(f"load average (1 min) before / after the rounds: {load_before:.2f} / {os.getloadavg()[0]:.2f} on {cores} cores")
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--python-chess-worker":
         python_chess_worker(sys.argv[2])
@@ -306,11 +369,14 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--memory", action="store_true")
+    p.add_argument("--compressed", action="store_true")
     for opt in ("--planilla", "--peer", "--pgn-extract", "--corpora", "--out"):
         p.add_argument(opt, required=True)
     args = p.parse_args()
     if args.memory:
         memory(args)
+    elif args.compressed:
+        compressed(args)
     else:
         bench(args)
 
