@@ -1046,6 +1046,7 @@ impl Position {
     /// Plays a legal move. The move must come from this position's legal
     /// moves (or SAN resolution against it); anything else leaves the
     /// position in an unspecified but memory-safe state.
+    #[inline]
     pub fn play_unchecked(&mut self, m: &Move) {
         let us = self.turn;
         let them = us.other();
@@ -1088,62 +1089,9 @@ impl Position {
                     self.ep_square = Square::new(((m.from.index() + m.to.index()) / 2) as u32);
                 }
             }
-            MoveKind::EnPassant => {
-                let captured = Square::from_coords(m.to.file(), m.from.rank());
-                self.remove_piece(
-                    captured,
-                    Piece {
-                        color: them,
-                        role: Role::Pawn,
-                    },
-                );
-                self.remove_piece(
-                    m.from,
-                    Piece {
-                        color: us,
-                        role: Role::Pawn,
-                    },
-                );
-                self.put_piece(
-                    m.to,
-                    Piece {
-                        color: us,
-                        role: Role::Pawn,
-                    },
-                );
-            }
-            MoveKind::Castle(side) => {
-                let rook = m.to;
-                self.remove_piece(
-                    m.from,
-                    Piece {
-                        color: us,
-                        role: Role::King,
-                    },
-                );
-                self.remove_piece(
-                    rook,
-                    Piece {
-                        color: us,
-                        role: Role::Rook,
-                    },
-                );
-                self.put_piece(
-                    side.king_to(us),
-                    Piece {
-                        color: us,
-                        role: Role::King,
-                    },
-                );
-                self.put_piece(
-                    side.rook_to(us),
-                    Piece {
-                        color: us,
-                        role: Role::Rook,
-                    },
-                );
-                self.castling_rights = self.castling_rights - Bitboard::from_rank(us.back_rank());
-            }
+            // The rare kinds apart, so that the common move inlines small.
+            MoveKind::EnPassant => self.play_en_passant(m),
+            MoveKind::Castle(side) => self.play_castle(m, side),
         }
         if us == Color::Black {
             self.fullmoves += 1;
@@ -1152,6 +1100,69 @@ impl Position {
         self.piece_key ^= crate::zobrist::turn_key();
         self.checkers = self.checkers_after(m);
         self.pinned = self.compute_pinned();
+    }
+
+    #[inline(never)]
+    fn play_en_passant(&mut self, m: &Move) {
+        let us = self.turn;
+        let them = us.other();
+        let captured = Square::from_coords(m.to.file(), m.from.rank());
+        self.remove_piece(
+            captured,
+            Piece {
+                color: them,
+                role: Role::Pawn,
+            },
+        );
+        self.remove_piece(
+            m.from,
+            Piece {
+                color: us,
+                role: Role::Pawn,
+            },
+        );
+        self.put_piece(
+            m.to,
+            Piece {
+                color: us,
+                role: Role::Pawn,
+            },
+        );
+    }
+
+    #[inline(never)]
+    fn play_castle(&mut self, m: &Move, side: CastlingSide) {
+        let us = self.turn;
+        let rook = m.to;
+        self.remove_piece(
+            m.from,
+            Piece {
+                color: us,
+                role: Role::King,
+            },
+        );
+        self.remove_piece(
+            rook,
+            Piece {
+                color: us,
+                role: Role::Rook,
+            },
+        );
+        self.put_piece(
+            side.king_to(us),
+            Piece {
+                color: us,
+                role: Role::King,
+            },
+        );
+        self.put_piece(
+            side.rook_to(us),
+            Piece {
+                color: us,
+                role: Role::Rook,
+            },
+        );
+        self.castling_rights = self.castling_rights - Bitboard::from_rank(us.back_rank());
     }
 
     /// The checkers after `m`, just played, found from the move alone: the moved piece
