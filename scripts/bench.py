@@ -272,13 +272,22 @@ def bench(args):
     rss = max(max(r.rss_kb for r in t.results) for t in (base1, basen)) / 1024
     busy = basen.median("cpu") / basen.median("wall")
     verdict = lambda ok: "met" if ok else "MISSED"
+
+    def paired(a, b):
+        """Median and range of a's speed / b's speed within each round: the two ran
+        seconds apart, so a load that comes and goes between rounds cancels out."""
+        per_round = [(b_r.wall / b.size) / (a_r.wall / a.size) for a_r, b_r in zip(a.results, b.results)]
+        return f"(per round: median {statistics.median(per_round):.2f}x, {min(per_round):.2f}x-{max(per_round):.2f}x)"
+
     print()
-    print("targets:")
+    print("targets (ratios of the medians above; per round: the ratio within each round):")
     print(f"  planilla -j1 vs pgn-reader+shakmaty peer >= 1.0x (aim 1.5x): {r_peer:.2f}x  {verdict(r_peer >= 1.0)}"
-          + ("" if r_peer < 1.0 else f", aim {verdict(r_peer >= 1.5)}"))
+          + ("" if r_peer < 1.0 else f", aim {verdict(r_peer >= 1.5)}") + "  " + paired(base1, by["peer"]))
     print(f"  planilla {jn} vs planilla -j1 >= 1.8x:                       {r_par:.2f}x  {verdict(r_par >= 1.8)}"
+          + "  " + paired(basen, base1)
           + ("" if busy >= 1.5 else f" (but {jn} kept only {busy:.2f} cores busy: the machine was not free)"))
-    print(f"  planilla vs pgn-extract >= 5x:     -j1 {r_pgnx[0]:.2f}x  {verdict(r_pgnx[0] >= 5)}, {jn} {r_pgnx[1]:.2f}x  {verdict(r_pgnx[1] >= 5)}")
+    print(f"  planilla vs pgn-extract >= 5x:     -j1 {r_pgnx[0]:.2f}x  {verdict(r_pgnx[0] >= 5)} {paired(base1, by['pgnx'])}, "
+          f"{jn} {r_pgnx[1]:.2f}x  {verdict(r_pgnx[1] >= 5)} {paired(basen, by['pgnx'])}")
     print(f"  planilla vs python-chess >= 100x:  -j1 {r_py[0]:.1f}x  {verdict(r_py[0] >= 100)}, {jn} {r_py[1]:.1f}x  {verdict(r_py[1] >= 100)}")
     print(f"  planilla peak RSS < 100 MB (this file; 1 GB: scripts/bench --memory): {rss:.1f} MiB  {verdict(rss * 1.048576 < 100)}")
 
