@@ -296,8 +296,14 @@ enum Restart {
 
 /// How often `key` occurred in the history of the line `at` of a stack of lines, its
 /// variation's ancestors included, since the last irreversible move.
+#[inline]
 fn occurrences(histories: &[History], at: usize, key: u64) -> u32 {
     let own = &histories[at];
+    // Fewer than four reversible plies since the last capture or pawn move, and nothing
+    // before them to count: no position can have recurred (the common case).
+    if own.keys.len() - own.since < 4 && (own.since != 0 || own.base.is_none()) {
+        return 0;
+    }
     // The counted position comes after the line's last key; a variation's first key
     // stands where its base ends.
     let mut target = own.keys.len();
