@@ -178,15 +178,32 @@ def table(rows, header):
         print(line(r))
 
 
-def bench(args):
+def setup(args):
+    """The output folder, its runs/ folder (made), and the number of cores."""
     out_dir = Path(args.out)
     runs_dir = out_dir / "runs"
     runs_dir.mkdir(parents=True, exist_ok=True)
+    return out_dir, runs_dir, len(os.sched_getaffinity(0))
+
+
+def alternate(tools, rounds, runs_dir, name=None):
+    """Runs every tool once a round, in an order that rotates from round to round."""
+    for rnd in range(rounds):
+        order = tools[rnd % len(tools):] + tools[: rnd % len(tools)]
+        cells = []
+        for t in order:
+            r = run(t.cmd, runs_dir, name or t.key, t.ok_codes)
+            t.results.append(r)
+            cells.append(f"{t.key} {t.size / MB / r.wall:.1f}")
+        say(f"round {rnd + 1}: MB/s " + ", ".join(cells))
+
+
+def bench(args):
+    out_dir, runs_dir, cores = setup(args)
     corpus = out_dir / "real-200mb.pgn"
     size, repeats, nfiles = build_corpus(args.corpora, corpus, CORPUS_MIN)
     slice_path = out_dir / "real-10mb-slice.pgn"
     slice_size = build_slice(corpus, slice_path, SLICE_SIZE)
-    cores = len(os.sched_getaffinity(0))
     jn = f"-j{cores}"
 
     pl = [args.planilla, "check", "--format", "jsonl"]
@@ -212,14 +229,7 @@ def bench(args):
     say(f"{args.rounds} rounds, {cores} cores; tools alternate, the order rotates each round")
 
     load_before = os.getloadavg()[0]
-    for rnd in range(args.rounds):
-        order = tools[rnd % len(tools):] + tools[: rnd % len(tools)]
-        cells = []
-        for t in order:
-            r = run(t.cmd, runs_dir, t.key, t.ok_codes)
-            t.results.append(r)
-            cells.append(f"{t.key} {t.size / MB / r.wall:.1f}")
-        say(f"round {rnd + 1}: MB/s " + ", ".join(cells))
+    alternate(tools, args.rounds, runs_dir)
 
     # Sanity: every tool saw the games planilla saw.
     peer_games = int(by["peer"].results[-1].stdout.split()[1])
@@ -293,10 +303,7 @@ def bench(args):
 
 
 def memory(args):
-    out_dir = Path(args.out)
-    runs_dir = out_dir / "runs"
-    runs_dir.mkdir(parents=True, exist_ok=True)
-    cores = len(os.sched_getaffinity(0))
+    out_dir, runs_dir, cores = setup(args)
     jn = f"-j{cores}"
     for name, min_size in (("real-200mb.pgn", CORPUS_MIN), ("real-1gb.pgn", MEMORY_MIN)):
         path = out_dir / name
@@ -313,12 +320,9 @@ COMPRESSORS = (("zst", ["zstd", "-q", "-c"]), ("gz", ["gzip", "-c"]), ("bz2", ["
 
 def compressed(args):
     """planilla check -j1 and -jN on the corpus, plain and compressed, in alternation."""
-    out_dir = Path(args.out)
-    runs_dir = out_dir / "runs"
-    runs_dir.mkdir(parents=True, exist_ok=True)
+    out_dir, runs_dir, cores = setup(args)
     corpus = out_dir / "real-200mb.pgn"
     size, repeats, nfiles = build_corpus(args.corpora, corpus, CORPUS_MIN)
-    cores = len(os.sched_getaffinity(0))
     jn = f"-j{cores}"
     files = [("plain", corpus)]
     for ext, cmd in COMPRESSORS:
@@ -343,14 +347,7 @@ def compressed(args):
         + ", ".join(f"{n} {p.stat().st_size / MB:.1f} MB" for n, p in files[1:]))
     say(f"{args.rounds} rounds, {cores} cores; runs alternate, the order rotates each round")
     load_before = os.getloadavg()[0]
-    for rnd in range(args.rounds):
-        order = tools[rnd % len(tools):] + tools[: rnd % len(tools)]
-        cells = []
-        for t in order:
-            r = run(t.cmd, runs_dir, "compressed", t.ok_codes)
-            t.results.append(r)
-            cells.append(f"{t.key} {t.size / MB / r.wall:.1f}")
-        say(f"round {rnd + 1}: MB/s " + ", ".join(cells))
+    alternate(tools, args.rounds, runs_dir, "compressed")
     print()
     print(f"Medians of {args.rounds} rounds; MB/s of uncompressed text (MB = 10^6 bytes)")
     print()

@@ -249,21 +249,27 @@ fn finding_lines(out: &Output) -> Vec<String> {
         .collect()
 }
 
+/// Writes `plain` compressed as `STEM.pgn.gz`, `STEM.pgn.bz2` and `STEM.pgn.zst` in `dir`.
+fn compress_all(dir: &std::path::Path, stem: &str, plain: &[u8]) -> [std::path::PathBuf; 3] {
+    use std::io::Write;
+    let gz = dir.join(format!("{stem}.pgn.gz"));
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(plain).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let bz = dir.join(format!("{stem}.pgn.bz2"));
+    let mut enc = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    enc.write_all(plain).unwrap();
+    std::fs::write(&bz, enc.finish().unwrap()).unwrap();
+    let zst = dir.join(format!("{stem}.pgn.zst"));
+    std::fs::write(&zst, zstd::encode_all(plain, 3).unwrap()).unwrap();
+    [gz, bz, zst]
+}
+
 #[test]
 fn compressed_inputs_read_like_plain_ones() {
-    use std::io::Write;
     let dir = tempdir("compressed");
     let plain = std::fs::read(root().join("corpora/check/draws.pgn")).unwrap();
-    let gz = dir.join("draws.pgn.gz");
-    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    enc.write_all(&plain).unwrap();
-    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
-    let bz = dir.join("draws.pgn.bz2");
-    let mut enc = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
-    enc.write_all(&plain).unwrap();
-    std::fs::write(&bz, enc.finish().unwrap()).unwrap();
-    let zst = dir.join("draws.pgn.zst");
-    std::fs::write(&zst, zstd::encode_all(&plain[..], 3).unwrap()).unwrap();
+    let [gz, bz, zst] = compress_all(&dir, "draws", &plain);
 
     let expected = finding_lines(&planilla(&[
         "check",
@@ -296,22 +302,12 @@ fn compressed_inputs_read_like_plain_ones() {
 /// gives the same findings as its plain text, with one checking thread and with two.
 #[test]
 fn a_large_compressed_file_reads_like_its_plain_text() {
-    use std::io::Write;
     let dir = tempdir("compressed-large");
     let one = std::fs::read(root().join("corpora/check/draws.pgn")).unwrap();
     let plain: Vec<u8> = one.repeat((3 << 20) / one.len() + 1);
     let plain_path = dir.join("plain.txt");
     std::fs::write(&plain_path, &plain).unwrap();
-    let gz = dir.join("big.pgn.gz");
-    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    enc.write_all(&plain).unwrap();
-    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
-    let zst = dir.join("big.pgn.zst");
-    std::fs::write(&zst, zstd::encode_all(&plain[..], 1).unwrap()).unwrap();
-    let bz = dir.join("big.pgn.bz2");
-    let mut enc = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
-    enc.write_all(&plain).unwrap();
-    std::fs::write(&bz, enc.finish().unwrap()).unwrap();
+    let [gz, bz, zst] = compress_all(&dir, "big", &plain);
 
     let path = plain_path.to_str().unwrap();
     let expected = finding_lines(&planilla(&["check", "--format", "jsonl", "-j1", path]));
