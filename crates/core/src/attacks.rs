@@ -187,8 +187,8 @@ const fn ray_table(dirs: &[(i32, i32); 4]) -> [u64; 64] {
 static ROOK_RAYS: [u64; 64] = ray_table(&ROOK_DIRS);
 static BISHOP_RAYS: [u64; 64] = ray_table(&BISHOP_DIRS);
 
-/// Squares a rook on `sq` attacks on an empty board (one small table, where
-/// [`rook_attacks`] with no blocker would read the large one).
+/// Squares a rook on `sq` attacks on an empty board (one look-up, where
+/// [`rook_attacks`] with no blocker would compute them).
 #[inline]
 pub fn rook_rays(sq: Square) -> Bitboard {
     Bitboard(ROOK_RAYS[sq.index()])

@@ -197,22 +197,7 @@ impl Lexer {
             sink.findings
                 .push(syntax("unterminated variation", at, at + 1));
         }
-        // Nearly every game ends with its result outside variations: the last token that
-        // branches or ends is a result, and the depth at the end (that of the result, no
-        // variation token following it) is 0. Only other games are scanned whole.
-        let ends_with_result = self.depth == 0
-            && sink
-                .tokens
-                .iter()
-                .rev()
-                .find(|t| {
-                    matches!(
-                        t.kind,
-                        TokenKind::Result | TokenKind::VariationStart | TokenKind::VariationEnd
-                    )
-                })
-                .is_some_and(|t| t.kind == TokenKind::Result);
-        if !ends_with_result && let Some(at) = missing_result(data, sink.tokens) {
+        if let Some(at) = missing_result(data, sink.tokens, self.depth) {
             sink.findings.push(syntax(MISSING_RESULT, at, at));
         }
         if self.unlisted > 0 {
@@ -713,8 +698,20 @@ const MISSING_RESULT: &str = "the game ends without a result (1-0, 0-1, 1/2-1/2 
 /// its last token, at the end of its text (before the line ends that close a comment left
 /// open). `None` when the game has a marker outside variations (one inside a variation
 /// does not end the game) or no move at all (a tag-only section of a broadcast export, a
-/// game of comments).
-fn missing_result(data: &[u8], tokens: &[Token]) -> Option<usize> {
+/// game of comments). `depth_at_end` is the variation depth after the last token.
+fn missing_result(data: &[u8], tokens: &[Token], depth_at_end: u32) -> Option<usize> {
+    // Nearly every game ends with its result outside variations: the last token that
+    // branches or ends is a result, at the depth of the end (no variation token follows
+    // it), 0. Only other games are scanned whole.
+    let last_branch_or_end = tokens.iter().rev().find(|t| {
+        matches!(
+            t.kind,
+            TokenKind::Result | TokenKind::VariationStart | TokenKind::VariationEnd
+        )
+    });
+    if depth_at_end == 0 && last_branch_or_end.is_some_and(|t| t.kind == TokenKind::Result) {
+        return None;
+    }
     let mut has_moves = false;
     let mut depth = 0u32;
     for t in tokens {
