@@ -358,185 +358,192 @@ impl San {
     ///
     /// A [`SanParseError`] when the bytes are not a move in that language.
     pub fn parse(bytes: &[u8], lang: Lang) -> Result<San, SanParseError> {
-        if let Some(san) = parse_plain(bytes, lang) {
-            return Ok(san);
+        match parse_plain(bytes, lang) {
+            Some(san) => Ok(san),
+            None => parse_general(bytes, lang),
         }
-        let mut s = trim_end_spaces(bytes);
-        let mut suffix = None;
-        let mut forms = Forms::NONE;
-        // Peel marks off the end in any order: glyphs, check marks, e.p.
-        loop {
-            let before = s.len();
-            while let [rest @ .., b'!' | b'?'] = s {
-                s = rest;
-            }
-            if let Some(rest) = strip_suffix(s, b"++") {
-                suffix = suffix.or(Some(Suffix::DoublePlus));
-                s = rest;
-            } else if let [rest @ .., b'+'] = s {
-                suffix = suffix.or(Some(Suffix::Check));
-                s = rest;
-            } else if let [rest @ .., b'#'] = s {
-                suffix = suffix.or(Some(Suffix::Mate));
-                s = rest;
-            }
-            if let Some(rest) = strip_en_passant(s) {
-                forms |= Forms::EN_PASSANT_MARK;
-                s = rest;
-            }
-            s = trim_end_spaces(s);
-            if s.len() == before {
-                break;
-            }
-        }
-        if s.is_empty() {
-            return Err(parse_err("empty move"));
-        }
+    }
+}
 
-        if let Some((side, form)) = parse_castling(s) {
-            return Ok(San {
-                kind: SanKind::Castle(side),
-                suffix,
-                forms: forms | form,
-            });
+/// [`San::parse`] without the fast path for the common shapes (which must read
+/// them the same way: a test compares the two).
+fn parse_general(bytes: &[u8], lang: Lang) -> Result<San, SanParseError> {
+    let mut s = trim_end_spaces(bytes);
+    let mut suffix = None;
+    let mut forms = Forms::NONE;
+    // Peel marks off the end in any order: glyphs, check marks, e.p.
+    loop {
+        let before = s.len();
+        while let [rest @ .., b'!' | b'?'] = s {
+            s = rest;
         }
-        if matches!(s, b"--" | b"Z0" | b"0000" | b"@@@@") {
-            return Ok(San {
-                kind: SanKind::Null,
-                suffix,
-                forms: forms | Forms::NULL_MOVE,
-            });
+        if let Some(rest) = strip_suffix(s, b"++") {
+            suffix = suffix.or(Some(Suffix::DoublePlus));
+            s = rest;
+        } else if let [rest @ .., b'+'] = s {
+            suffix = suffix.or(Some(Suffix::Check));
+            s = rest;
+        } else if let [rest @ .., b'#'] = s {
+            suffix = suffix.or(Some(Suffix::Mate));
+            s = rest;
         }
-
-        // The piece letter or figurine.
-        let (role, mut rest) = if let Some(role) = figurine_role(s) {
-            (Some(role), &s[3..])
-        } else {
-            match s[0] {
-                c @ b'A'..=b'Z' => match lang.role_of_letter(c) {
-                    Some(role) => (Some(role), &s[1..]),
-                    None => return Err(parse_err("not a piece letter in this language")),
-                },
-                c @ (b'i'..=b'z') if lang.has_letter(c.to_ascii_uppercase()) => {
-                    forms |= Forms::LOWERCASE_PIECE;
-                    (lang.role_of_letter(c.to_ascii_uppercase()), &s[1..])
-                }
-                _ => (None, s),
-            }
-        };
-        if role == Some(Role::Pawn) {
-            forms |= Forms::PAWN_LETTER;
+        if let Some(rest) = strip_en_passant(s) {
+            forms |= Forms::EN_PASSANT_MARK;
+            s = rest;
         }
-
-        // Promotion at the end: "=Q", "Q", "(Q)", "/Q", figurine, lower case.
-        let mut promotion = None;
-        let promo_letter = |c: u8, forms: &mut Forms| -> Option<Role> {
-            if let Some(r) = lang.role_of_letter(c) {
-                return Some(r);
-            }
-            let r = lang.role_of_letter(c.to_ascii_uppercase())?;
-            *forms |= Forms::LOWERCASE_PIECE;
-            Some(r)
-        };
-        if let [head @ .., b'(', c, b')'] = rest {
-            promotion = Some(promo_letter(*c, &mut forms).ok_or(parse_err("bad promotion piece"))?);
-            forms |= Forms::PROMOTION_OTHER;
-            rest = head;
-        } else if rest.len() >= 4 && figurine_role(&rest[rest.len() - 3..]).is_some() {
-            promotion = figurine_role(&rest[rest.len() - 3..]);
-            rest = &rest[..rest.len() - 3];
-            match rest {
-                [head @ .., b'='] => rest = head,
-                _ => forms |= Forms::PROMOTION_BARE,
-            }
-        } else if let [head @ .., sep, c] = rest {
-            // A letter after the destination's rank digit, '=' or '/'.
-            if c.is_ascii_alphabetic() && (sep.is_ascii_digit() || matches!(sep, b'=' | b'/')) {
-                promotion =
-                    Some(promo_letter(*c, &mut forms).ok_or(parse_err("bad promotion piece"))?);
-                rest = match sep {
-                    b'=' => head,
-                    b'/' => {
-                        forms |= Forms::PROMOTION_OTHER;
-                        head
-                    }
-                    _ => {
-                        forms |= Forms::PROMOTION_BARE;
-                        &rest[..rest.len() - 1]
-                    }
-                };
-            }
+        s = trim_end_spaces(s);
+        if s.len() == before {
+            break;
         }
-
-        // The destination square.
-        let [head @ .., f, r] = rest else {
-            return Err(parse_err("no destination square"));
-        };
-        let to = Square::from_coords(
-            File::from_char(*f).ok_or(parse_err("no destination square"))?,
-            Rank::from_char(*r).ok_or(parse_err("no destination square"))?,
-        );
-        let mut head = head;
-        let mut capture = false;
-        let mut dash = false;
-        match head {
-            [h @ .., b'x' | b'X'] => {
-                capture = true;
-                head = h;
-            }
-            [h @ .., b':'] => {
-                capture = true;
-                forms |= Forms::CAPTURE_OTHER;
-                head = h;
-            }
-            [h @ .., 0xc3, 0x97] => {
-                capture = true;
-                forms |= Forms::CAPTURE_OTHER;
-                head = h;
-            }
-            [h @ .., b'-'] => {
-                dash = true;
-                head = h;
-            }
-            _ => {}
-        }
-        let (file, rank) = match head {
-            [] => (None, None),
-            [c] if (b'a'..=b'h').contains(c) => (File::from_char(*c), None),
-            [c] if (b'1'..=b'8').contains(c) => (None, Rank::from_char(*c)),
-            [f, r] => (
-                Some(File::from_char(*f).ok_or(parse_err("bad departure square"))?),
-                Some(Rank::from_char(*r).ok_or(parse_err("bad departure square"))?),
-            ),
-            _ => return Err(parse_err("unexpected characters in move")),
-        };
-        if dash && (file.is_none() || rank.is_none()) {
-            return Err(parse_err("'-' must follow a departure square"));
-        }
-        if file.is_some() && rank.is_some() && (dash || role.is_none()) {
-            forms |= Forms::LONG_ALGEBRAIC;
-        }
-        let role = role.unwrap_or(Role::Pawn);
-        if role != Role::Pawn && promotion.is_some() {
-            return Err(parse_err("only a pawn can promote"));
-        }
-        if promotion == Some(Role::King) || promotion == Some(Role::Pawn) {
-            return Err(parse_err("cannot promote to a king or pawn"));
-        }
-        Ok(San {
-            kind: SanKind::Normal {
-                role,
-                file,
-                rank,
-                capture,
-                to,
-                promotion,
-            },
-            suffix,
-            forms,
-        })
+    }
+    if s.is_empty() {
+        return Err(parse_err("empty move"));
     }
 
+    if let Some((side, form)) = parse_castling(s) {
+        return Ok(San {
+            kind: SanKind::Castle(side),
+            suffix,
+            forms: forms | form,
+        });
+    }
+    if matches!(s, b"--" | b"Z0" | b"0000" | b"@@@@") {
+        return Ok(San {
+            kind: SanKind::Null,
+            suffix,
+            forms: forms | Forms::NULL_MOVE,
+        });
+    }
+
+    // The piece letter or figurine.
+    let (role, mut rest) = if let Some(role) = figurine_role(s) {
+        (Some(role), &s[3..])
+    } else {
+        match s[0] {
+            c @ b'A'..=b'Z' => match lang.role_of_letter(c) {
+                Some(role) => (Some(role), &s[1..]),
+                None => return Err(parse_err("not a piece letter in this language")),
+            },
+            c @ (b'i'..=b'z') if lang.has_letter(c.to_ascii_uppercase()) => {
+                forms |= Forms::LOWERCASE_PIECE;
+                (lang.role_of_letter(c.to_ascii_uppercase()), &s[1..])
+            }
+            _ => (None, s),
+        }
+    };
+    if role == Some(Role::Pawn) {
+        forms |= Forms::PAWN_LETTER;
+    }
+
+    // Promotion at the end: "=Q", "Q", "(Q)", "/Q", figurine, lower case.
+    let mut promotion = None;
+    let promo_letter = |c: u8, forms: &mut Forms| -> Option<Role> {
+        if let Some(r) = lang.role_of_letter(c) {
+            return Some(r);
+        }
+        let r = lang.role_of_letter(c.to_ascii_uppercase())?;
+        *forms |= Forms::LOWERCASE_PIECE;
+        Some(r)
+    };
+    if let [head @ .., b'(', c, b')'] = rest {
+        promotion = Some(promo_letter(*c, &mut forms).ok_or(parse_err("bad promotion piece"))?);
+        forms |= Forms::PROMOTION_OTHER;
+        rest = head;
+    } else if rest.len() >= 4 && figurine_role(&rest[rest.len() - 3..]).is_some() {
+        promotion = figurine_role(&rest[rest.len() - 3..]);
+        rest = &rest[..rest.len() - 3];
+        match rest {
+            [head @ .., b'='] => rest = head,
+            _ => forms |= Forms::PROMOTION_BARE,
+        }
+    } else if let [head @ .., sep, c] = rest {
+        // A letter after the destination's rank digit, '=' or '/'.
+        if c.is_ascii_alphabetic() && (sep.is_ascii_digit() || matches!(sep, b'=' | b'/')) {
+            promotion = Some(promo_letter(*c, &mut forms).ok_or(parse_err("bad promotion piece"))?);
+            rest = match sep {
+                b'=' => head,
+                b'/' => {
+                    forms |= Forms::PROMOTION_OTHER;
+                    head
+                }
+                _ => {
+                    forms |= Forms::PROMOTION_BARE;
+                    &rest[..rest.len() - 1]
+                }
+            };
+        }
+    }
+
+    // The destination square.
+    let [head @ .., f, r] = rest else {
+        return Err(parse_err("no destination square"));
+    };
+    let to = Square::from_coords(
+        File::from_char(*f).ok_or(parse_err("no destination square"))?,
+        Rank::from_char(*r).ok_or(parse_err("no destination square"))?,
+    );
+    let mut head = head;
+    let mut capture = false;
+    let mut dash = false;
+    match head {
+        [h @ .., b'x' | b'X'] => {
+            capture = true;
+            head = h;
+        }
+        [h @ .., b':'] => {
+            capture = true;
+            forms |= Forms::CAPTURE_OTHER;
+            head = h;
+        }
+        [h @ .., 0xc3, 0x97] => {
+            capture = true;
+            forms |= Forms::CAPTURE_OTHER;
+            head = h;
+        }
+        [h @ .., b'-'] => {
+            dash = true;
+            head = h;
+        }
+        _ => {}
+    }
+    let (file, rank) = match head {
+        [] => (None, None),
+        [c] if (b'a'..=b'h').contains(c) => (File::from_char(*c), None),
+        [c] if (b'1'..=b'8').contains(c) => (None, Rank::from_char(*c)),
+        [f, r] => (
+            Some(File::from_char(*f).ok_or(parse_err("bad departure square"))?),
+            Some(Rank::from_char(*r).ok_or(parse_err("bad departure square"))?),
+        ),
+        _ => return Err(parse_err("unexpected characters in move")),
+    };
+    if dash && (file.is_none() || rank.is_none()) {
+        return Err(parse_err("'-' must follow a departure square"));
+    }
+    if file.is_some() && rank.is_some() && (dash || role.is_none()) {
+        forms |= Forms::LONG_ALGEBRAIC;
+    }
+    let role = role.unwrap_or(Role::Pawn);
+    if role != Role::Pawn && promotion.is_some() {
+        return Err(parse_err("only a pawn can promote"));
+    }
+    if promotion == Some(Role::King) || promotion == Some(Role::Pawn) {
+        return Err(parse_err("cannot promote to a king or pawn"));
+    }
+    Ok(San {
+        kind: SanKind::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        },
+        suffix,
+        forms,
+    })
+}
+
+impl San {
     /// The plain shapes nearly every move has (`Nf3`, `exd5`, `Qh4xe1+`,
     /// `e8=Q#`), read quickly; `None` for anything else, which
     /// [`San::parse`] reads (and for these shapes gives the same result).
@@ -597,6 +604,8 @@ fn parse_plain(bytes: &[u8], lang: Lang) -> Option<San> {
         }
         _ => {}
     }
+    // Castling in ASCII (`O-O`, `0-0-0`): the same reading as the general parser's,
+    // which is the one that handles dashes outside ASCII.
     let mut promotion = None;
     if let [rest @ .., b'=', p] = s {
         promotion = Some(
@@ -652,28 +661,38 @@ fn parse_castling(s: &[u8]) -> Option<(CastlingSide, Forms)> {
     // Normalise: O, o, 0 as the letter; '-', en dash (E2 80 93) or em dash
     // (E2 80 94) as separator. Text in another encoding is decoded before it
     // gets here: a Windows-1252 dash arrives as one of these.
-    let mut letters: Vec<u8> = Vec::with_capacity(3);
+    let mut letters = [0u8; 3];
+    let mut count = 0;
     let mut dashes = 0;
     let mut other = false;
     let mut i = 0;
     while i < s.len() {
-        match s[i] {
-            b'O' => letters.push(b'O'),
-            b'0' => letters.push(b'0'),
+        let letter = match s[i] {
+            b'O' => b'O',
+            b'0' => b'0',
             b'o' => {
-                letters.push(b'O');
                 other = true;
+                b'O'
             }
-            b'-' => dashes += 1,
+            b'-' => {
+                dashes += 1;
+                i += 1;
+                continue;
+            }
             0xe2 if matches!(s.get(i + 1..i + 3), Some([0x80, 0x93 | 0x94])) => {
                 dashes += 1;
                 other = true;
-                i += 2;
+                i += 3;
+                continue;
             }
             _ => return None,
-        }
+        };
+        // A fourth letter is no castling.
+        *letters.get_mut(count)? = letter;
+        count += 1;
         i += 1;
     }
+    let letters = &letters[..count];
     let side = match letters.len() {
         2 => CastlingSide::KingSide,
         3 => CastlingSide::QueenSide,
@@ -1348,5 +1367,55 @@ impl fmt::Display for San {
 impl fmt::Display for SanPlus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.san.fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Lang, parse_general, parse_plain};
+
+    /// Every string over `alphabet` of length 1 to `max`.
+    fn strings(alphabet: &[u8], max: usize, mut each: impl FnMut(&[u8])) {
+        let mut s = Vec::new();
+        fn go(s: &mut Vec<u8>, alphabet: &[u8], max: usize, each: &mut dyn FnMut(&[u8])) {
+            if !s.is_empty() {
+                each(s);
+            }
+            if s.len() == max {
+                return;
+            }
+            for &c in alphabet {
+                s.push(c);
+                go(s, alphabet, max, each);
+                s.pop();
+            }
+        }
+        go(&mut s, alphabet, max, &mut each);
+    }
+
+    /// The fast path reads what it accepts exactly as the general parser does.
+    fn agree(alphabet: &[u8], max: usize, langs: &[Lang]) -> usize {
+        let mut accepted = 0;
+        for &lang in langs {
+            strings(alphabet, max, |s| {
+                if let Some(plain) = parse_plain(s, lang) {
+                    accepted += 1;
+                    assert_eq!(
+                        Ok(plain),
+                        parse_general(s, lang),
+                        "{:?} in {lang:?}",
+                        String::from_utf8_lossy(s)
+                    );
+                }
+            });
+        }
+        accepted
+    }
+
+    #[test]
+    fn plain_moves_read_like_the_general_parser() {
+        // Castling letters too: the fast path leaves castling to the general parser.
+        let accepted = agree(b"aeh18x=+#NQKPRDTACO0-", 4, &[Lang::En, Lang::Es, Lang::De]);
+        assert!(accepted > 1000, "{accepted}");
     }
 }
