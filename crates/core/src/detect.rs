@@ -33,11 +33,25 @@ pub fn by_letters<'a>(moves: impl Iterator<Item = &'a [u8]>) -> Option<Lang> {
         used |= u;
         figurines |= f;
     }
-    // Games of one file nearly always use the same letters: the last verdict is kept.
-    thread_local! {
-        static LAST: std::cell::Cell<Option<(u32, bool, Option<Lang>)>> =
-            const { std::cell::Cell::new(None) };
-    }
+    by_letters_used(used, figurines)
+}
+
+// Games of one file nearly always use the same letters: the last verdict is kept
+// (one per thread).
+thread_local! {
+    static LAST: std::cell::Cell<Option<(u32, bool, Option<Lang>)>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// The language the letters decided last on this thread, if they did: a good guess
+/// for the next game of the same file.
+pub fn last_letters_verdict() -> Option<Lang> {
+    LAST.get().and_then(|(_, _, verdict)| verdict)
+}
+
+/// [`by_letters`] from the letters the moves use, as [`letters_of`] gives them
+/// (or'ed together).
+pub fn by_letters_used(used: u32, figurines: bool) -> Option<Lang> {
     if let Some((u, f, verdict)) = LAST.get()
         && (u, f) == (used, figurines)
     {
@@ -51,20 +65,27 @@ pub fn by_letters<'a>(moves: impl Iterator<Item = &'a [u8]>) -> Option<Lang> {
     verdict
 }
 
-/// [`letters_used`] of one move.
+/// The letters one move uses as piece letters (bit `c - b'A'`) and
+/// whether a figurine is used.
 #[inline]
-fn letters_of(m: &[u8]) -> (u32, bool) {
-    let mut used = 0u32;
-    let mut figurines = false;
+pub fn letters_of(m: &[u8]) -> (u32, bool) {
     let Some((&first, rest)) = m.split_first() else {
         return (0, false);
     };
-    match first {
-        c @ b'A'..=b'Z' if c != b'O' && c != b'Z' => used |= 1 << (c - b'A'),
-        0xe2 => figurines = true,
-        _ => {}
+    let mut used = match first {
+        c @ b'A'..=b'Z' if c != b'O' && c != b'Z' => 1 << (c - b'A'),
+        _ => 0,
+    };
+    let mut figurines = first == 0xe2;
+    // Past the first byte a letter (or the lead byte of a figurine) is rare: a quick
+    // look for one before the careful scan.
+    if rest
+        .iter()
+        .all(|&c| c.wrapping_sub(b'A') >= 26 && c != 0xe2)
+    {
+        return (used, figurines);
     }
-    // Past the first byte a letter is rare: look back only from one.
+    // Only after a rank digit, `=`, `(` or `/` is it a promotion piece.
     let mut prev = first;
     for &c in rest {
         if (c.is_ascii_uppercase() || c == 0xe2) && matches!(prev, b'1'..=b'8' | b'=' | b'(' | b'/')
@@ -80,6 +101,36 @@ fn letters_of(m: &[u8]) -> (u32, bool) {
     (used, figurines)
 }
 
+/// [`letters_of`] of `text[start..end]`, quicker when `text` goes on past `end` (a
+/// whole game's text): the bytes after the first are looked at eight at a time, and
+/// only a move with a capital letter or a non-ASCII byte among them is scanned.
+#[inline]
+pub fn letters_at(text: &[u8], start: usize, end: usize) -> (u32, bool) {
+    let m = &text[start..end];
+    let rest = m.len().wrapping_sub(1);
+    if (1..=8).contains(&rest)
+        && let Some(window) = text.get(start + 1..start + 9)
+    {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let word = u64::from_le_bytes(window.try_into().expect("eight bytes"));
+        let low = word & !HIGH;
+        // Bit 7 of each byte: an ASCII capital, or any byte from 0x80 up.
+        let at_least_a = (low + ONES * u64::from(0x80 - b'A')) & HIGH;
+        let above_z = (low + ONES * u64::from(0x7F - b'Z')) & HIGH;
+        let hits = (at_least_a & !above_z) | (word & HIGH);
+        let keep = u64::MAX >> (64 - 8 * rest);
+        if hits & keep == 0 {
+            let used = match m[0] {
+                c @ b'A'..=b'Z' if c != b'O' && c != b'Z' => 1 << (c - b'A'),
+                _ => 0,
+            };
+            return (used, m[0] == 0xe2);
+        }
+    }
+    letters_of(m)
+}
+
 /// The capital letters used as piece letters (bit `c - b'A'`), and whether
 /// figurines are used. Only two places can hold a piece letter: the first
 /// byte, and a promotion letter after the rank digit, `=`, `(` or `/`.
@@ -93,9 +144,14 @@ fn letters_used(moves: &[&[u8]]) -> (u32, bool) {
 
 /// The letters a language names pieces with, as a mask like [`letters_used`].
 fn letter_mask(lang: Lang) -> u32 {
-    (b'A'..=b'Z')
-        .filter(|&c| lang.has_letter(c))
-        .fold(0, |m, c| m | 1 << (c - b'A'))
+    static MASKS: std::sync::LazyLock<[u32; 8]> = std::sync::LazyLock::new(|| {
+        Lang::ALL.map(|lang| {
+            (b'A'..=b'Z')
+                .filter(|&c| lang.has_letter(c))
+                .fold(0, |m, c| m | 1 << (c - b'A'))
+        })
+    });
+    MASKS[lang as usize]
 }
 
 /// Languages whose letters can spell every move, one per distinct reading:
@@ -138,9 +194,15 @@ fn candidates_for(used: u32, figurines: bool) -> Vec<Lang> {
             continue;
         }
         let same_reading = |other: &Lang| {
-            (b'A'..=b'Z')
-                .filter(|&c| used & (1 << (c - b'A')) != 0)
-                .all(|c| lang.role_of_letter(c) == other.role_of_letter(c))
+            let mut rest = used;
+            while rest != 0 {
+                let c = b'A' + rest.trailing_zeros() as u8;
+                if lang.role_of_letter(c) != other.role_of_letter(c) {
+                    return false;
+                }
+                rest &= rest - 1;
+            }
+            true
         };
         if !out.iter().any(same_reading) {
             out.push(lang);
@@ -209,6 +271,40 @@ pub fn detect(start: &Position, moves: &[&[u8]]) -> Detection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn letters_at_agrees_with_letters_of() {
+        // Every move of up to four bytes over an alphabet with capitals, digits,
+        // promotion marks and a figurine's lead byte, inside longer text.
+        let alphabet = b"aex18=(/+NQRDO\xe2\x99";
+        let mut moves: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            let longer: Vec<Vec<u8>> = moves
+                .iter()
+                .flat_map(|m| alphabet.iter().map(move |&c| [m.as_slice(), &[c]].concat()))
+                .collect();
+            moves.extend(longer);
+        }
+        moves.extend([
+            b"exd8=Q+".to_vec(),
+            b"Ng1-f3+".to_vec(),
+            b"e7e8(Q)".to_vec(),
+        ]);
+        let mut checked = 0;
+        for m in &moves {
+            for tail in [&b""[..], b" ", b" 1-0\n\n[Event \"x\"]"] {
+                let text = [b"12. ".as_slice(), m, tail].concat();
+                let (start, end) = (4, 4 + m.len());
+                assert_eq!(
+                    letters_at(&text, start, end),
+                    letters_of(m),
+                    "{m:?} {tail:?}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
+    }
 
     fn detect_str(text: &str) -> Detection {
         let moves: Vec<&[u8]> = text.split_whitespace().map(str::as_bytes).collect();

@@ -724,7 +724,7 @@ impl Position {
 
     /// Legal moves of `role` from a square in `from` to `to`, without
     /// generating any other move. Castling is not included (it is found by
-    /// [`Position::castling_move`]).
+    /// [`Position::castle_if_legal`]).
     pub fn legal_moves_to(&self, role: Role, from: Bitboard, to: Square, list: &mut MoveList) {
         list.clear();
         let from = from & self.our(role);

@@ -2,7 +2,9 @@
 
 use crate::finding::{Code, Finding};
 use crate::rules::Rules;
-use planilla_core::detect::{Detection, by_letters, detect};
+use planilla_core::detect::{
+    Detection, by_letters, by_letters_used, detect, last_letters_verdict, letters_at,
+};
 use planilla_core::san::{
     CaptureMark, CheckMark, Disambiguation, Forms, Lang, Notation, San, SanError, SanKind, SanPlus,
     Suffix,
@@ -507,21 +509,60 @@ impl GameChecker<'_> {
             },
         };
 
-        let tokens = game.tokens();
-        self.lang = match self.config.lang {
-            Some(lang) => lang,
-            None => self.detect_language(&start),
-        };
-        if self.lang != Lang::En
-            && self.config.lang.is_none()
-            && let Some(first) = tokens.iter().find(|t| t.kind == TokenKind::San)
-        {
-            let message = format!("the game is written in {} notation", self.lang_name());
-            self.game_note(Code::NotationLanguage, first.start as usize, message);
+        match self.config.lang {
+            Some(lang) => {
+                self.lang = lang;
+                self.replay(start);
+            }
+            None => self.replay_detecting(start),
         }
-
-        self.replay(start);
         true
+    }
+
+    /// Replays in the language the letters of the main line decide (see
+    /// [`GameChecker::detect_language`]). That is nearly always the language of the
+    /// previous game: the replay starts in that one, collects the letters as it goes
+    /// and, when they decide otherwise, drops its findings and starts again. The
+    /// findings are the same either way; the guess only saves a pass over the tokens.
+    fn replay_detecting(&mut self, start: Position) {
+        let findings = self.out.len();
+        let recorded = self.played.as_ref().map_or(0, |p| p.len());
+        let plies = self.plies;
+        if let Some(guess) = last_letters_verdict() {
+            self.lang = guess;
+            let (used, figurines) = self.replay(start);
+            if by_letters_used(used, figurines) == Some(guess) {
+                if let Some(note) = self.language_note() {
+                    self.out.insert(findings, note);
+                }
+                return;
+            }
+            self.out.truncate(findings);
+            if let Some(played) = self.played.as_deref_mut() {
+                played.truncate(recorded);
+            }
+            self.plies = plies;
+        }
+        self.lang = self.detect_language(&start);
+        if let Some(note) = self.language_note() {
+            self.out.push(note);
+        }
+        self.replay(start);
+    }
+
+    /// The note that a game is written in another language than English.
+    fn language_note(&mut self) -> Option<Finding> {
+        if self.lang == Lang::En {
+            return None;
+        }
+        let first = self
+            .game
+            .tokens()
+            .iter()
+            .find(|t| t.kind == TokenKind::San)?;
+        let message = format!("the game is written in {} notation", self.lang_name());
+        self.game_note(Code::NotationLanguage, first.start as usize, message);
+        self.out.pop()
     }
 
     fn lang_name(&self) -> &'static str {
@@ -532,7 +573,9 @@ impl GameChecker<'_> {
     }
 
     /// Decides the language from the main line's moves; reports two legal
-    /// readings instead of guessing (and goes on with the first).
+    /// readings instead of guessing (and goes on with the first). Runs only when
+    /// the guess of [`GameChecker::replay_detecting`] was wrong.
+    #[cold]
     fn detect_language(&mut self, start: &Position) -> Lang {
         let game = self.game;
         let main_line_moves = || {
@@ -592,7 +635,9 @@ impl GameChecker<'_> {
         }
     }
 
-    fn replay(&mut self, start: Position) {
+    /// Replays the game from `start`; returns the piece letters its main line uses
+    /// (see [`planilla_core::detect::letters_of`]).
+    fn replay(&mut self, start: Position) -> (u32, bool) {
         let game = self.game;
         let tokens = game.tokens();
         let rules = self.config.rules;
@@ -624,6 +669,8 @@ impl GameChecker<'_> {
         let mut fifty: Option<Chance> = None;
         let mut result_marker: Option<(Token, &'static str)> = None;
         let mut last_main_ply = 0u32;
+        let (mut used, mut figurines) = (0u32, false);
+        let bytes = game.bytes();
 
         let mut i = 0;
         while i < tokens.len() {
@@ -686,6 +733,11 @@ impl GameChecker<'_> {
                     }
                 }
                 TokenKind::San => {
+                    if beyond == 0 && lines.len() == 1 {
+                        let (u, f) = letters_at(bytes, token.start as usize, token.end as usize);
+                        used |= u;
+                        figurines |= f;
+                    }
                     // An en-passant mark after the move belongs to it.
                     let mut end = token.end;
                     let mut j = i;
@@ -726,6 +778,7 @@ impl GameChecker<'_> {
 
         let main = &lines[0];
         self.finish_main_line(main, last_main_ply, result_marker, threefold, fifty);
+        (used, figurines)
     }
 
     /// The move number and the move as written (`12... Nxe5`, `Nxe5`), built
@@ -1295,6 +1348,58 @@ fn played_by_other_side(pos: &Position, san: &San) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use planilla_parser::Encoding;
+
+    /// A game's findings, recorded moves and counts, after `before` was checked on
+    /// the same thread (which leaves the language guess of the next game).
+    fn checked_after(before: &str, game: &str) -> (Vec<Finding>, Vec<PlayedMove>, GameStats) {
+        let config = Config::default();
+        let mut out = Vec::new();
+        check_game(&Game::from_bytes(before, Encoding::Auto), &config, &mut out);
+        out.clear();
+        let mut played = Vec::new();
+        let game = Game::from_bytes(game, Encoding::Auto);
+        let stats = check_game_recording(&game, &config, &mut out, Some(&mut played));
+        (out, played, stats)
+    }
+
+    /// The replay starts in the language the previous game was read in and starts
+    /// again when the letters decide otherwise: whatever came before, a game gets the
+    /// same findings (the language note in its place among them) and the same moves.
+    #[test]
+    fn a_game_reads_the_same_whatever_came_before() {
+        let games = [
+            // English, with findings before and after the language would be noted.
+            "[FEN \"bad\"]\n\n1. e4 e5 *\n",
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. Qe2 Qe7 6. Ke1 *\n",
+            // Spanish, with an illegal move and a variation in English letters.
+            "1. e4 e5 2. Cf3 Cc6 3. Ab5 (3. Bb5 Nf6) 3... a6 4. Axc6 dxc6 5. De2 De8 *\n",
+            // Spanish with a missed check mark and a promotion letter.
+            "[FEN \"4k3/P7/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. a8D *\n",
+            // German.
+            "1. e4 e5 2. Sf3 Sc6 3. Lb5 a6 4. Lxc6 dxc6 *\n",
+            // Letters that two languages read differently, both legally: detected by replay.
+            "[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n\n1. Rb1 *\n",
+            // No moves at all.
+            "[Event \"x\"]\n\n*\n",
+        ];
+        for game in games {
+            let alone = checked_after("", game);
+            for before in games {
+                assert_eq!(
+                    checked_after(before, game),
+                    alone,
+                    "{game:?} after {before:?}"
+                );
+            }
+        }
+        // The language note stands before the replay's findings, as when detected first.
+        let (spanish, _, stats) = checked_after(games[0], games[2]);
+        assert_eq!(stats.lang, Some(Lang::Es));
+        let codes: Vec<Code> = spanish.iter().map(|f| f.code).collect();
+        assert_eq!(codes.first(), Some(&Code::NotationLanguage), "{codes:?}");
+        assert!(codes.len() > 1, "{codes:?}");
+    }
 
     /// A line of the model: the keys that may recur, copied at every step, and every
     /// key from the game's start.
