@@ -641,11 +641,13 @@ impl GameChecker<'_> {
         let game = self.game;
         let tokens = game.tokens();
         let rules = self.config.rules;
-        // Room for every move of the game: a move token is followed by another.
         let mut lines: Vec<Line> = vec![self.new_line(start, 0, Vec::new())];
         // The repetition keys of each line of `lines`, kept apart so that a move can
-        // count through its ancestors' keys while its own line is being changed.
-        let mut histories = vec![History::starting(rules.key(&start), tokens.len() / 2 + 2)];
+        // count through its ancestors' keys while its own line is being changed. Room
+        // for every main-line move of a numbered game (two moves to a move number,
+        // and a few tags), so that pushing a key never grows the list.
+        let room = tokens.len() * 3 / 4 + 2;
+        let mut histories = vec![History::starting(rules.key(&start), room)];
         let max_depth = game.max_depth() as usize;
         // Variations open past `max_depth`.
         let mut beyond = 0usize;
@@ -738,15 +740,14 @@ impl GameChecker<'_> {
                         used |= u;
                         figurines |= f;
                     }
-                    // An en-passant mark after the move belongs to it.
+                    // An en-passant mark after the move belongs to it (whitespace is
+                    // no token: see `Game::tokens`).
                     let mut end = token.end;
-                    let mut j = i;
-                    while j < tokens.len() && tokens[j].kind == TokenKind::Whitespace {
-                        j += 1;
-                    }
-                    if j < tokens.len() && tokens[j].kind == TokenKind::EnPassantMark {
-                        end = tokens[j].end;
-                        i = j + 1;
+                    if let Some(mark) = tokens.get(i)
+                        && mark.kind == TokenKind::EnPassantMark
+                    {
+                        end = mark.end;
+                        i += 1;
                     }
                     if beyond > 0 {
                         continue;
