@@ -968,6 +968,29 @@ impl San {
         self.notation_given(before, m, actual)
     }
 
+    /// Whether the move is written as canonical SAN, decided without looking at the
+    /// position when it plainly is (no departure square written for a piece, the
+    /// right marks): `true` only where [`San::notation_given`] finds it canonical, so
+    /// that a caller may skip it.
+    #[inline]
+    pub fn is_plainly_canonical(&self, m: &Move, actual: Option<Suffix>) -> bool {
+        self.forms.is_empty()
+            && self.suffix == actual
+            && match self.kind {
+                SanKind::Normal {
+                    role,
+                    file,
+                    rank,
+                    capture,
+                    ..
+                } => {
+                    capture == m.is_capture()
+                        && (role == Role::Pawn || (file.is_none() && rank.is_none()))
+                }
+                SanKind::Castle(_) | SanKind::Null => true,
+            }
+    }
+
     /// Like [`San::notation`], given the check mark the move deserves
     /// (`Some(Check)`, `Some(Mate)` or `None`) when the caller knows it.
     pub fn notation_given(&self, before: &Position, m: &Move, actual: Option<Suffix>) -> Notation {

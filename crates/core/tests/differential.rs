@@ -35,7 +35,7 @@ use std::collections::HashMap;
 use std::collections::HashSet;
 
 use planilla_core::perft::perft;
-use planilla_core::san::{Lang, San, SanPlus};
+use planilla_core::san::{Lang, San, SanPlus, Suffix};
 use planilla_core::{Move, MoveKind, Position, Role, Validation};
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
@@ -304,6 +304,8 @@ struct Tally {
     en_passant: usize,
     castling: usize,
     promotions: usize,
+    /// Written moves the quick canonical verdict passed (and the full one confirmed).
+    plainly_canonical: usize,
     /// shakmaty's key (legal en passant) -> ours, and back.
     key_theirs_to_ours: HashMap<u64, (u64, String)>,
     key_ours_to_theirs: HashMap<u64, (u64, String)>,
@@ -481,6 +483,48 @@ fn check_position(
         }
     }
 
+    // The quick verdict that a written move is canonical SAN never says so where the
+    // full one does not: every legal ordinary move written with and without departure
+    // file, rank, capture mark and check marks, on the same sample.
+    if tally.positions.is_multiple_of(QUICK_EVERY) {
+        for m in &our_moves {
+            if m.kind() != MoveKind::Normal || m.promotion().is_some() {
+                continue;
+            }
+            let after = ours.play(m);
+            let deserved = match (after.is_check(), after.has_legal_moves()) {
+                (true, true) => Some(Suffix::Check),
+                (true, false) => Some(Suffix::Mate),
+                _ => None,
+            };
+            let letter = match m.role() {
+                Role::Pawn => "",
+                role => Lang::En.letter(role).expect("a piece letter"),
+            };
+            let from = m.from().to_string();
+            let (file, rank) = from.split_at(1);
+            for departure in ["", file, rank, from.as_str()] {
+                for capture in ["", "x"] {
+                    for suffix in ["", "+", "#", "++"] {
+                        let text = format!("{letter}{departure}{capture}{}{suffix}", m.to());
+                        let Ok(san) = San::parse(text.as_bytes(), Lang::En) else {
+                            continue;
+                        };
+                        if san.resolve(ours) != Ok(*m) || !san.is_plainly_canonical(m, deserved) {
+                            continue;
+                        }
+                        tally.plainly_canonical += 1;
+                        let notation = san.notation_given(ours, m, deserved);
+                        assert!(
+                            notation.is_canonical(),
+                            "{fen}: {text} is plainly canonical, but {notation:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     // Perft on a sample.
     if tally.positions.is_multiple_of(PERFT2_EVERY) {
         let depth = if tally.positions.is_multiple_of(PERFT3_EVERY) {
@@ -597,6 +641,11 @@ fn agrees_with_shakmaty_on_random_playouts() {
     assert!(tally.checkmates > 0, "no checkmate was visited");
     assert!(tally.stalemates > 0, "no stalemate was visited");
     assert!(tally.insufficient > 0, "no dead position was visited");
+    assert!(
+        tally.plainly_canonical > 1000,
+        "{}",
+        tally.plainly_canonical
+    );
 }
 
 /// The seeds themselves, each checked even if the budget ran out first.

@@ -942,9 +942,11 @@ impl GameChecker<'_> {
             _ => None,
         };
         self.record(token.start, text.len(), before, Some((&m, deserved)));
-        let notation = san.notation_given(before, &m, deserved);
-        if !notation.is_canonical() {
-            self.notation_findings(&san, &notation, &m, &site);
+        if !san.is_plainly_canonical(&m, deserved) {
+            let notation = san.notation_given(before, &m, deserved);
+            if !notation.is_canonical() {
+                self.notation_findings(&san, &notation, &m, &site);
+            }
         }
 
         // Book-keeping for repetition: positions before an irreversible move never recur.
