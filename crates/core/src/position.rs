@@ -537,6 +537,13 @@ const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
 impl Position {
     /// The standard starting position.
     pub fn new() -> Position {
+        // Built once: every game without a FEN starts here.
+        static START: std::sync::LazyLock<Position> =
+            std::sync::LazyLock::new(Position::build_start);
+        *START
+    }
+
+    fn build_start() -> Position {
         Position {
             board: Board::standard(),
             turn: Color::White,

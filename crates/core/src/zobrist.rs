@@ -29,9 +29,12 @@ const fn splitmix(state: u64) -> (u64, u64) {
 /// 12 pieces x 64 squares, then 64 castling-rook squares, 8 en-passant
 /// files, the side to move, and 4 "castling possible now" keys.
 const KEY_COUNT: usize = 12 * 64 + 64 + 8 + 1 + 4;
+/// The table's length: a power of two, so that a piece-square index masked to it
+/// needs no bounds check (the entries past `KEY_COUNT` are never used).
+const TABLE_LEN: usize = KEY_COUNT.next_power_of_two();
 
-const fn keys() -> [u64; KEY_COUNT] {
-    let mut out = [0u64; KEY_COUNT];
+const fn keys() -> [u64; TABLE_LEN] {
+    let mut out = [0u64; TABLE_LEN];
     let mut state = 0x5eed_cafe_f00d_1234u64;
     let mut i = 0;
     while i < KEY_COUNT {
@@ -43,7 +46,7 @@ const fn keys() -> [u64; KEY_COUNT] {
     out
 }
 
-static KEYS: [u64; KEY_COUNT] = keys();
+static KEYS: [u64; TABLE_LEN] = keys();
 const CASTLING: usize = 12 * 64;
 const EP: usize = CASTLING + 64;
 const TURN: usize = EP + 8;
@@ -52,7 +55,7 @@ const POSSIBLE: usize = TURN + 1;
 /// The key of `piece` standing on `sq`.
 #[inline]
 pub(crate) fn piece_square_key(piece: Piece, sq: Square) -> u64 {
-    KEYS[(piece.color.index() * 6 + piece.role.index()) * 64 + sq.index()]
+    KEYS[((piece.color.index() * 6 + piece.role.index()) * 64 + sq.index()) & (TABLE_LEN - 1)]
 }
 
 /// The key of Black to move.

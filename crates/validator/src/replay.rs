@@ -3,7 +3,7 @@
 use crate::finding::{Code, Finding};
 use crate::rules::Rules;
 use planilla_core::detect::{
-    Detection, by_letters, by_letters_used, detect, last_letters_verdict, letters_at,
+    Detection, by_letters, by_letters_used, detect, last_letters_verdict, letters_at, letters_of,
 };
 use planilla_core::san::{
     CaptureMark, CheckMark, Disambiguation, Forms, Lang, Notation, San, SanError, SanKind, SanPlus,
@@ -321,6 +321,35 @@ fn occurrences(histories: &[History], at: usize, key: u64) -> u32 {
         base = if b.start == 0 { parent.base } else { None };
     }
     n
+}
+
+/// The piece letters a main line uses, collected while it is replayed (see
+/// [`planilla_core::detect::letters_of`]).
+#[derive(Default)]
+struct Letters {
+    used: u32,
+    figurines: bool,
+}
+
+impl Letters {
+    fn add(&mut self, (used, figurines): (u32, bool)) {
+        self.used |= used;
+        self.figurines |= figurines;
+    }
+
+    /// The letters of a move [`San::parse_plain`] read from `text`: the piece letter
+    /// first, and the promotion piece after `=` (what `letters_of` finds there).
+    #[inline]
+    fn add_plain(&mut self, text: &[u8], san: &San) {
+        if let SanKind::Normal {
+            promotion: Some(_), ..
+        } = san.kind
+        {
+            self.add(letters_of(text));
+        } else if let Some(c @ b'A'..=b'Z') = text.first() {
+            self.used |= 1 << (c - b'A');
+        }
+    }
 }
 
 /// A written move, for findings about it.
@@ -671,7 +700,7 @@ impl GameChecker<'_> {
         let mut fifty: Option<Chance> = None;
         let mut result_marker: Option<(Token, &'static str)> = None;
         let mut last_main_ply = 0u32;
-        let (mut used, mut figurines) = (0u32, false);
+        let mut letters = Letters::default();
         let bytes = game.bytes();
 
         let mut i = 0;
@@ -735,11 +764,6 @@ impl GameChecker<'_> {
                     }
                 }
                 TokenKind::San => {
-                    if beyond == 0 && lines.len() == 1 {
-                        let (u, f) = letters_at(bytes, token.start as usize, token.end as usize);
-                        used |= u;
-                        figurines |= f;
-                    }
                     // An en-passant mark after the move belongs to it (whitespace is
                     // no token: see `Game::tokens`).
                     let mut end = token.end;
@@ -760,10 +784,18 @@ impl GameChecker<'_> {
                     }
                     if let State::Stopped { at_last_move } = &mut line.state {
                         *at_last_move = false;
+                        if main {
+                            letters.add(letters_at(
+                                bytes,
+                                token.start as usize,
+                                token.end as usize,
+                            ));
+                        }
                         continue;
                     }
-                    let text = &game.bytes()[token.start as usize..end as usize];
-                    let outcome = self.play_move(line, &mut histories, token, text);
+                    let text = &bytes[token.start as usize..end as usize];
+                    let main_letters = if main { Some(&mut letters) } else { None };
+                    let outcome = self.play_move(line, &mut histories, token, text, main_letters);
                     if main {
                         last_main_ply = line.ply;
                         if let Some(chances) = outcome
@@ -779,7 +811,7 @@ impl GameChecker<'_> {
 
         let main = &lines[0];
         self.finish_main_line(main, last_main_ply, result_marker, threefold, fifty);
-        (used, figurines)
+        (letters.used, letters.figurines)
     }
 
     /// The move number and the move as written (`12... Nxe5`, `Nxe5`), built
@@ -812,14 +844,16 @@ impl GameChecker<'_> {
         );
     }
 
-    /// Plays one written move on `line`. Returns the draw-claim conditions
-    /// after it (threefold, fifty) when the move was played.
+    /// Plays one written move on `line`, adding its piece letters to `letters` when
+    /// given (on the main line). Returns the draw-claim conditions after it
+    /// (threefold, fifty) when the move was played.
     fn play_move(
         &mut self,
         line: &mut Line,
         histories: &mut [History],
         token: Token,
         text: &[u8],
+        letters: Option<&mut Letters>,
     ) -> Option<(bool, bool)> {
         let depth = histories.len() - 1;
         // The position before the move, kept as the line's `prev` (variations branch
@@ -837,24 +871,34 @@ impl GameChecker<'_> {
         // The fast paths apart from the general ones: their results stay in registers
         // (a result written field by field and read back whole stalls the processor).
         let san = match San::parse_plain(text, self.lang) {
-            Some(san) => san,
-            // Any other shape is read from the decoded text (`O\x96O` in Windows-1252 is `O–O`).
-            None => match San::parse(
-                &self.game.decoded_bytes(site.at..site.at + site.len),
-                self.lang,
-            ) {
-                Ok(san) => san,
-                Err(e) => {
-                    let (_, written) = self.describe(&site);
-                    let message = format!(
-                        "'{written}' is not a move in {} notation: {e}",
-                        self.lang.name()
-                    );
-                    self.push_at(Code::IllegalMove, &site, message);
-                    line.state = State::Stopped { at_last_move: true };
-                    return None;
+            Some(san) => {
+                if let Some(letters) = letters {
+                    letters.add_plain(text, &san);
                 }
-            },
+                san
+            }
+            None => {
+                if let Some(letters) = letters {
+                    let (start, end) = (token.start as usize, token.end as usize);
+                    letters.add(letters_at(self.game.bytes(), start, end));
+                }
+                // Any other shape is read from the decoded text (`O\x96O` in
+                // Windows-1252 is `O–O`).
+                let decoded = self.game.decoded_bytes(site.at..site.at + site.len);
+                match San::parse(&decoded, self.lang) {
+                    Ok(san) => san,
+                    Err(e) => {
+                        let (_, written) = self.describe(&site);
+                        let message = format!(
+                            "'{written}' is not a move in {} notation: {e}",
+                            self.lang.name()
+                        );
+                        self.push_at(Code::IllegalMove, &site, message);
+                        line.state = State::Stopped { at_last_move: true };
+                        return None;
+                    }
+                }
+            }
         };
 
         if let Some((end, end_ply, end_move, _)) = &line.end {
@@ -1385,9 +1429,27 @@ mod tests {
             "[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n\n1. Rb1 *\n",
             // No moves at all.
             "[Event \"x\"]\n\n*\n",
+            // Spanish letters only after an illegal move (the line stopped): they
+            // still decide the language.
+            "1. e4 e5 2. e5 Cc6 3. Cf3 *\n",
+            // A promotion piece as the only piece letter.
+            "[FEN \"8/P3k3/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. a8=D+ *\n",
         ];
-        for game in games {
+        use Lang::{De, En, Es};
+        let langs = [
+            None,
+            Some(En),
+            Some(Es),
+            Some(Es),
+            Some(De),
+            Some(En),
+            Some(En),
+            Some(Es),
+            Some(Es),
+        ];
+        for (game, lang) in games.into_iter().zip(langs) {
             let alone = checked_after("", game);
+            assert_eq!(alone.2.lang, lang, "{game:?}");
             for before in games {
                 assert_eq!(
                     checked_after(before, game),
