@@ -164,8 +164,9 @@ impl History {
     }
 
     /// A variation's history, branching from the position `before_last` (before this
-    /// line's last move) or from the current position, whose key is `start_key`.
-    fn branch(&self, before_last: bool, start_key: u64) -> History {
+    /// line's last move) or from the current position, whose key is `start_key`; its
+    /// keys go into `keys` (a list of an earlier variation, reused: cleared here).
+    fn branch(&self, before_last: bool, start_key: u64, mut keys: Vec<u64>) -> History {
         // The start position is the variation's first key; the base holds the parent's
         // keys before it that may recur.
         let len = self.keys.len();
@@ -180,9 +181,13 @@ impl History {
                 end: len - 1,
             })
         };
+        keys.clear();
+        keys.reserve(16);
+        keys.push(start_key);
         History {
+            keys,
             base,
-            ..History::starting(start_key, 16)
+            ..History::default()
         }
     }
 
@@ -702,6 +707,9 @@ impl GameChecker<'_> {
         let mut last_main_ply = 0u32;
         let mut letters = Letters::default();
         let bytes = game.bytes();
+        // The lists of variations read to their end, for the next ones to reuse.
+        let mut spare_paths: Vec<Vec<u32>> = Vec::new();
+        let mut spare_keys: Vec<Vec<u64>> = Vec::new();
 
         let mut i = 0;
         while i < tokens.len() {
@@ -735,11 +743,14 @@ impl GameChecker<'_> {
                     };
                     let (line, history) = match branch {
                         Some((pos, ply, before_last)) => {
-                            let history = histories
-                                .last()
-                                .expect("one history a line")
-                                .branch(before_last, rules.key(&pos));
-                            let mut path = parent.path.clone();
+                            let history = histories.last().expect("one history a line").branch(
+                                before_last,
+                                rules.key(&pos),
+                                spare_keys.pop().unwrap_or_default(),
+                            );
+                            let mut path = spare_paths.pop().unwrap_or_default();
+                            path.clear();
+                            path.extend_from_slice(&parent.path);
                             path.push(parent.children);
                             (self.new_line(pos, ply, path), history)
                         }
@@ -754,8 +765,12 @@ impl GameChecker<'_> {
                 }
                 TokenKind::VariationEnd if beyond > 0 => beyond -= 1,
                 TokenKind::VariationEnd if lines.len() > 1 => {
-                    lines.pop();
-                    histories.pop();
+                    if let Some(line) = lines.pop() {
+                        spare_paths.push(line.path);
+                    }
+                    if let Some(history) = histories.pop() {
+                        spare_keys.push(history.keys);
+                    }
                 }
                 TokenKind::Result if lines.len() == 1 => {
                     let text = game.decode(token.span());
@@ -1513,7 +1528,9 @@ mod tests {
                         } else {
                             m.live.clone()
                         };
-                        stack.push(stack[at].branch(before_last, start_key));
+                        // A reused list comes with keys of an earlier variation.
+                        let reused = vec![start_key ^ 1; next(4) as usize];
+                        stack.push(stack[at].branch(before_last, start_key, reused));
                         model.push(ModelLine {
                             live,
                             prev_live: None,
