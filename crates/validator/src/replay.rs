@@ -6,8 +6,8 @@ use planilla_core::detect::{
     Detection, by_letters, by_letters_used, detect, last_letters_verdict, letters_at, letters_of,
 };
 use planilla_core::san::{
-    CaptureMark, CheckMark, Disambiguation, Forms, Lang, Notation, San, SanError, SanKind, SanPlus,
-    Suffix,
+    CaptureMark, CheckMark, Disambiguation, Forms, Lang, Notation, San, SanError, SanKind,
+    SanParseError, SanPlus, Suffix,
 };
 use planilla_core::{Color, Move, MoveList, Position, Square, Validation};
 use planilla_parser::encoding::decode;
@@ -903,12 +903,7 @@ impl GameChecker<'_> {
                 match San::parse(&decoded, self.lang) {
                     Ok(san) => san,
                     Err(e) => {
-                        let (_, written) = self.describe(&site);
-                        let message = format!(
-                            "'{written}' is not a move in {} notation: {e}",
-                            self.lang.name()
-                        );
-                        self.push_at(Code::IllegalMove, &site, message);
+                        self.report_unreadable(&site, &e);
                         line.state = State::Stopped { at_last_move: true };
                         return None;
                     }
@@ -920,18 +915,7 @@ impl GameChecker<'_> {
             let end = *end;
             if !line.end_reported {
                 line.end_reported = true;
-                let message = if *end_ply == 0 {
-                    format!(
-                        "the game had already ended in its starting position by {}: no move may follow",
-                        end.describe()
-                    )
-                } else {
-                    format!(
-                        "the game had already ended after {end_move} by {} (ply {end_ply}): no move may follow",
-                        end.describe()
-                    )
-                };
-                self.push_at(Code::MoveAfterGameEnd, &site, message);
+                self.report_move_after_end(end, *end_ply, end_move, &site);
             }
             // After mate or stalemate no move exists. After a dead position,
             // fivefold repetition or 75 moves the recorded moves are still
@@ -1056,6 +1040,38 @@ impl GameChecker<'_> {
             return None;
         }
         Some((occurrences >= 3, clock >= 100))
+    }
+
+    /// Reports a written move that does not parse in the game's language (apart from
+    /// [`GameChecker::play_move`], which runs for every move).
+    #[cold]
+    #[inline(never)]
+    fn report_unreadable(&mut self, site: &Site, e: &SanParseError) {
+        let (_, written) = self.describe(site);
+        let message = format!(
+            "'{written}' is not a move in {} notation: {e}",
+            self.lang.name()
+        );
+        self.push_at(Code::IllegalMove, site, message);
+    }
+
+    /// Reports the first move written after the game ended (`end` after ply `end_ply`,
+    /// the move `end_move`).
+    #[cold]
+    #[inline(never)]
+    fn report_move_after_end(&mut self, end: End, end_ply: u32, end_move: &str, site: &Site) {
+        let message = if end_ply == 0 {
+            format!(
+                "the game had already ended in its starting position by {}: no move may follow",
+                end.describe()
+            )
+        } else {
+            format!(
+                "the game had already ended after {end_move} by {} (ply {end_ply}): no move may follow",
+                end.describe()
+            )
+        };
+        self.push_at(Code::MoveAfterGameEnd, site, message);
     }
 
     /// Records a move that replayed, when recording: `mv` played in `before`, with the
