@@ -129,6 +129,26 @@ impl Board {
                 | (pawn_attacks(attacker.other(), sq) & self.by_role(Role::Pawn)))
     }
 
+    /// Whether a piece of `attacker` attacks `sq`, given the occupied squares: the
+    /// answer of [`Board::attackers`]`.any()`, with the slider look-ups only when a
+    /// slider of `attacker` stands on a line through `sq`.
+    #[inline(never)]
+    pub fn is_attacked(&self, sq: Square, attacker: Color, occupied: Bitboard) -> bool {
+        let theirs = self.by_color(attacker);
+        if ((knight_attacks(sq) & self.by_role(Role::Knight))
+            | (king_attacks(sq) & self.by_role(Role::King))
+            | (pawn_attacks(attacker.other(), sq) & self.by_role(Role::Pawn)))
+            & theirs
+            != Bitboard::EMPTY
+        {
+            return true;
+        }
+        let rooks = self.rooks_and_queens() & theirs & rook_rays(sq);
+        let bishops = self.bishops_and_queens() & theirs & bishop_rays(sq);
+        (rooks.any() && (rook_attacks(sq, occupied) & rooks).any())
+            || (bishops.any() && (bishop_attacks(sq, occupied) & bishops).any())
+    }
+
     /// The squares the piece on `sq` attacks (empty for an empty square).
     pub fn attacks_from(&self, sq: Square) -> Bitboard {
         let occ = self.occupied();
@@ -782,7 +802,7 @@ impl Position {
             let them = self.turn.other();
             let occ = self.board.occupied().with_toggled(king);
             for to in king_attacks(king) - self.us() {
-                if self.board.attackers(to, them, occ).is_empty() {
+                if !self.board.is_attacked(to, them, occ) {
                     return true;
                 }
             }
@@ -910,7 +930,7 @@ impl Position {
         let occ = self.board.occupied().with_toggled(king).with_toggled(rook);
         let them = color.other();
         for sq in between(king, king_to) | king_to {
-            if self.board.attackers(sq, them, occ).any() {
+            if self.board.is_attacked(sq, them, occ) {
                 return Err(CastlingError::ThroughCheck);
             }
         }
@@ -923,7 +943,7 @@ impl Position {
         let occ = board.occupied().with_toggled(king);
         let mut targets = Bitboard::EMPTY;
         for to in king_attacks(king) & !self.us() & to_mask {
-            if board.attackers(to, them, occ).is_empty() {
+            if !board.is_attacked(to, them, occ) {
                 targets.add(to);
             }
         }

@@ -483,6 +483,26 @@ fn check_position(
         }
     }
 
+    // Whether a square is attacked, asked quickly, matches the full list of attackers:
+    // every square, both colours, as occupied and with the king lifted off (as the
+    // king-move checks ask), on the same sample.
+    if tally.positions.is_multiple_of(QUICK_EVERY) {
+        let board = ours.board();
+        let king = board.king_of(ours.turn()).expect("a king");
+        for occupied in [board.occupied(), board.occupied().with_toggled(king)] {
+            for sq in 0..64u32 {
+                let sq = planilla_core::Square::new(sq).expect("a square");
+                for color in [planilla_core::Color::White, planilla_core::Color::Black] {
+                    assert_eq!(
+                        board.is_attacked(sq, color, occupied),
+                        board.attackers(sq, color, occupied).any(),
+                        "{fen}: {sq} attacked by {color:?}"
+                    );
+                }
+            }
+        }
+    }
+
     // The quick verdict that a written move is canonical SAN never says so where the
     // full one does not: every legal ordinary move written with and without departure
     // file, rank, capture mark and check marks, on the same sample.
