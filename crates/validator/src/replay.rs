@@ -328,6 +328,16 @@ fn occurrences(histories: &[History], at: usize, key: u64) -> u32 {
     n
 }
 
+/// [`San::resolve_with`] with a move list kept per thread (a list is 2 KB to fill; the
+/// general path runs a few times a game, for castling and the rarer shapes).
+#[inline(never)]
+fn resolve_general(san: &San, before: &Position) -> Result<Move, SanError> {
+    thread_local! {
+        static LIST: std::cell::RefCell<MoveList> = std::cell::RefCell::new(MoveList::new());
+    }
+    LIST.with_borrow_mut(|list| san.resolve_with(before, list))
+}
+
 /// The piece letters a main line uses, collected while it is replayed (see
 /// [`planilla_core::detect::letters_of`]).
 #[derive(Default)]
@@ -417,7 +427,6 @@ pub struct GameChecker<'g> {
     config: Config,
     lang: Lang,
     out: &'g mut Vec<Finding>,
-    list: MoveList,
     plies: u64,
     played: Option<&'g mut Vec<PlayedMove>>,
 }
@@ -440,7 +449,6 @@ pub fn check_game_recording(
         config: *config,
         lang: Lang::En,
         out,
-        list: MoveList::new(),
         plies: 0,
         played,
     };
@@ -962,7 +970,7 @@ impl GameChecker<'_> {
 
         let m = match san.resolve_quick(before) {
             Some(m) => m,
-            None => match san.resolve_with(before, &mut self.list) {
+            None => match resolve_general(&san, before) {
                 Ok(m) => m,
                 Err(e) => {
                     let (code, message) = self.explain(&site, &san, e);
