@@ -1081,9 +1081,10 @@ fn resolve_direct(
             } else {
                 // Pushes only: a capture onto an empty square is en passant
                 // or an error, both for the general path.
-                reaching(pos, Role::Pawn, to, false) & ours & Bitboard::from_file(to.file())
+                pawn_pushers(color, to, ours, occupied)
             }
         }
+        Role::Knight => knight_attacks(to) & ours,
         _ => reaching(pos, role, to, false) & ours,
     };
     let legal = unpinned(pos, candidates, to);
@@ -1092,6 +1093,25 @@ fn resolve_direct(
         return None;
     }
     Some(Move::normal(role, from, board.role_at(to), to, None))
+}
+
+/// The pawns of `pawns` that a push (one square, or two from the start) takes to the
+/// empty square `to`: what [`reaching`] finds for a pawn move that captures nothing.
+#[inline]
+fn pawn_pushers(color: Color, to: Square, pawns: Bitboard, occupied: Bitboard) -> Bitboard {
+    let target = Bitboard::from_square(to);
+    let back = |b: Bitboard| match color {
+        Color::White => b.shift_down(),
+        Color::Black => b.shift_up(),
+    };
+    let one = back(target);
+    if (one & pawns).any() {
+        return one & pawns;
+    }
+    if to.rank() == color.fourth_rank() && (one & occupied).is_empty() {
+        return back(one) & pawns;
+    }
+    Bitboard::EMPTY
 }
 
 /// The pieces of `from` that a pin does not hold off a move to `to` (a pinned piece may
