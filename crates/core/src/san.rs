@@ -1085,6 +1085,8 @@ fn resolve_direct(
             }
         }
         Role::Knight => knight_attacks(to) & ours,
+        Role::Bishop => bishop_attacks(to, occupied) & ours,
+        Role::Rook => rook_attacks(to, occupied) & ours,
         _ => reaching(pos, role, to, false) & ours,
     };
     let legal = unpinned(pos, candidates, to);
