@@ -883,12 +883,15 @@ impl GameChecker<'_> {
         // from it) without another copy; a move that fails stops the line, which then
         // never uses `prev` again.
         let before: &Position = line.prev.insert(line.pos);
-        let site = Site {
+        let ply = line.ply + 1;
+        // Built only for a finding (most moves have none).
+        let path = &line.path;
+        let site = || Site {
             at: token.start as usize,
             len: text.len(),
-            ply: line.ply + 1,
+            ply,
             before,
-            path: &line.path,
+            path,
         };
 
         // The fast paths apart from the general ones: their results stay in registers
@@ -907,11 +910,13 @@ impl GameChecker<'_> {
                 }
                 // Any other shape is read from the decoded text (`O\x96O` in
                 // Windows-1252 is `O–O`).
-                let decoded = self.game.decoded_bytes(site.at..site.at + site.len);
+                let decoded = self
+                    .game
+                    .decoded_bytes(token.start as usize..token.start as usize + text.len());
                 match San::parse(&decoded, self.lang) {
                     Ok(san) => san,
                     Err(e) => {
-                        self.report_unreadable(&site, &e);
+                        self.report_unreadable(&site(), &e);
                         line.state = State::Stopped { at_last_move: true };
                         return None;
                     }
@@ -923,7 +928,7 @@ impl GameChecker<'_> {
             let end = *end;
             if !line.end_reported {
                 line.end_reported = true;
-                self.report_move_after_end(end, *end_ply, end_move, &site);
+                self.report_move_after_end(end, *end_ply, end_move, &site());
             }
             // After mate or stalemate no move exists. After a dead position,
             // fivefold repetition or 75 moves the recorded moves are still
@@ -940,7 +945,7 @@ impl GameChecker<'_> {
             if before.is_check() {
                 self.push_at(
                     Code::IllegalMove,
-                    &site,
+                    &site(),
                     "a null move while in check".to_string(),
                 );
                 line.state = State::Stopped { at_last_move: true };
@@ -948,19 +953,19 @@ impl GameChecker<'_> {
             }
             // A pass is an analysis idiom in variations; in the game itself
             // it is not a move of chess.
-            if site.path.is_empty() {
+            if path.is_empty() {
                 let message =
                     "a null move (the side passes) is not a legal move in the game".to_string();
-                self.push_at(Code::IllegalMove, &site, message);
+                self.push_at(Code::IllegalMove, &site(), message);
                 line.state = State::Stopped { at_last_move: true };
                 return None;
             }
             let message =
                 "a null move (the side passes) in analysis: not a move of chess".to_string();
-            self.push_at(Code::NonStandardSan, &site, message);
+            self.push_at(Code::NonStandardSan, &site(), message);
             self.record(token.start, text.len(), before, None);
             line.pos.play_null();
-            line.ply = site.ply;
+            line.ply = ply;
             // The history restarts after a pass, so a variation replacing it
             // starts a history of its own.
             histories[depth].push(self.config.rules.key(&line.pos), Restart::Null);
@@ -973,8 +978,8 @@ impl GameChecker<'_> {
             None => match resolve_general(&san, before) {
                 Ok(m) => m,
                 Err(e) => {
-                    let (code, message) = self.explain(&site, &san, e);
-                    self.push_at(code, &site, message);
+                    let (code, message) = self.explain(&site(), &san, e);
+                    self.push_at(code, &site(), message);
                     line.state = State::Stopped { at_last_move: true };
                     return None;
                 }
@@ -996,7 +1001,7 @@ impl GameChecker<'_> {
         if !san.is_plainly_canonical(&m, deserved) {
             let notation = san.notation_given(before, &m, deserved);
             if !notation.is_canonical() {
-                self.notation_findings(&san, &notation, &m, &site);
+                self.notation_findings(&san, &notation, &m, &site());
             }
         }
 
@@ -1006,7 +1011,7 @@ impl GameChecker<'_> {
         let key = rules.key(after);
         let insufficient = after.is_insufficient_material();
         let clock = after.halfmove_clock();
-        line.ply = site.ply;
+        line.ply = ply;
         self.plies += 1;
         let restart = if m.is_zeroing() {
             Restart::Irreversible
@@ -1039,8 +1044,8 @@ impl GameChecker<'_> {
         if let Some(end) = end
             && !ended_before
         {
-            let (numbered, _) = self.describe(&site);
-            line.end = Some((end, site.ply, numbered, line.pos));
+            let (numbered, _) = self.describe(&site());
+            line.end = Some((end, ply, numbered, line.pos));
         }
         // A move that mates or stalemates ends the game at once: nobody can
         // claim a draw after it.
