@@ -242,9 +242,12 @@ impl Game {
     /// The raw bytes of the first tag value with this name (escapes not resolved).
     pub fn tag_raw(&self, name: &str) -> Option<&[u8]> {
         let name = name.as_bytes();
+        // The lengths first: most names differ in length from the one asked for.
         self.tags
             .iter()
-            .find(|t| &self.bytes[t.name_span()] == name)
+            .find(|t| {
+                (t.name.1 - t.name.0) as usize == name.len() && &self.bytes[t.name_span()] == name
+            })
             .map(|t| &self.bytes[t.value_span()])
     }
 
