@@ -859,6 +859,8 @@ fn line_content_len(s: &[u8]) -> usize {
 /// Byte classes for the hot paths.
 const SPACE: u8 = 1;
 const DELIMITER: u8 = 2;
+/// A byte of a tag name: ASCII graphic except `"`, `[` and `]`, or any byte from 0x80.
+const NAME: u8 = 4;
 
 static CLASS: [u8; 256] = {
     let mut table = [0u8; 256];
@@ -873,6 +875,14 @@ static CLASS: [u8; 256] = {
     while i < delimiters.len() {
         table[delimiters[i] as usize] = DELIMITER;
         i += 1;
+    }
+    let mut b = 0usize;
+    while b < 256 {
+        let c = b as u8;
+        if (c.is_ascii_graphic() && c != b'"' && c != b'[' && c != b']') || c >= 0x80 {
+            table[b] |= NAME;
+        }
+        b += 1;
     }
     table
 };
@@ -1475,8 +1485,9 @@ fn lenient_tag_pair(s: &[u8]) -> Option<ParsedTag> {
     ))
 }
 
+#[inline]
 fn is_name_byte(b: u8) -> bool {
-    (b.is_ascii_graphic() && !matches!(b, b'"' | b'[' | b']')) || b >= 0x80
+    CLASS[b as usize] & NAME != 0
 }
 
 /// The raw bytes of a quoted value up to the closing quote (not included); a value may not
@@ -1534,6 +1545,14 @@ pub(crate) fn unescape(value: Cow<'_, str>) -> Cow<'_, str> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn name_bytes_are_graphic_ascii_but_quotes_and_brackets_or_not_ascii() {
+        for b in 0..=255u8 {
+            let expected = (b.is_ascii_graphic() && !matches!(b, b'"' | b'[' | b']')) || b >= 0x80;
+            assert_eq!(is_name_byte(b), expected, "byte {b:#04x}");
+        }
+    }
 
     #[test]
     fn move_body_mask_matches_a_byte_by_byte_check() {
