@@ -278,8 +278,7 @@ impl Lexer {
             // Fast path: one space between two tokens on a line.
             if pos + 1 < limit
                 && data[pos] == b' '
-                && CLASS[data[pos + 1] as usize] & SPACE == 0
-                && data[pos + 1] < 0x80
+                && CLASS[data[pos + 1] as usize] & (SPACE | HIGH) == 0
                 && !resumed_gap
             {
                 pos += 1;
@@ -861,6 +860,8 @@ const SPACE: u8 = 1;
 const DELIMITER: u8 = 2;
 /// A byte of a tag name: ASCII graphic except `"`, `[` and `]`, or any byte from 0x80.
 const NAME: u8 = 4;
+/// A byte from 0x80 up (part of a character that may be a Unicode space).
+const HIGH: u8 = 8;
 
 static CLASS: [u8; 256] = {
     let mut table = [0u8; 256];
@@ -881,6 +882,9 @@ static CLASS: [u8; 256] = {
         let c = b as u8;
         if (c.is_ascii_graphic() && c != b'"' && c != b'[' && c != b']') || c >= 0x80 {
             table[b] |= NAME;
+        }
+        if c >= 0x80 {
+            table[b] |= HIGH;
         }
         b += 1;
     }
@@ -1185,8 +1189,7 @@ fn movetext_run(data: &[u8], mut pos: usize, limit: usize, tokens: &mut Vec<Toke
         pos = end;
         if pos + 1 < limit
             && data[pos] == b' '
-            && CLASS[data[pos + 1] as usize] & SPACE == 0
-            && data[pos + 1] < 0x80
+            && CLASS[data[pos + 1] as usize] & (SPACE | HIGH) == 0
         {
             pos += 1;
         } else {
