@@ -1443,9 +1443,35 @@ fn tag_pair_fast(s: &[u8]) -> Option<ParsedTag> {
         return None;
     }
     let value_start = i + 2;
-    let stop = memchr::memchr3(b'"', b'\\', b'\n', s.get(value_start..)?)?;
+    let stop = value_end(s.get(value_start..)?)?;
     let j = value_start + stop;
     (s[j] == b'"' && s.get(j + 1) == Some(&b']')).then_some((j + 2, name, (value_start, j)))
+}
+
+/// The first `"`, `\\` or line end in `s`: the end of a plain tag value. Values are
+/// short (a name, a date), so the first 24 bytes are looked at eight at a time in place,
+/// and only a longer value calls `memchr3`.
+#[inline]
+fn value_end(s: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Bit 7 of the lowest byte equal to `b` is set (higher ones may be set wrongly).
+    let has = |word: u64, b: u8| {
+        let x = word ^ (ONES * u64::from(b));
+        x.wrapping_sub(ONES) & !x & HIGH
+    };
+    let mut at = 0;
+    while at < 24
+        && let Some(chunk) = s.get(at..at + 8)
+    {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let hits = has(word, b'"') | has(word, b'\\') | has(word, b'\n');
+        if hits != 0 {
+            return Some(at + hits.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    memchr::memchr3(b'"', b'\\', b'\n', &s[at..]).map(|i| at + i)
 }
 
 /// Real files write unescaped quotes inside values (`[Event "The "Best" game"]`): accept
@@ -1548,6 +1574,43 @@ pub(crate) fn unescape(value: Cow<'_, str>) -> Cow<'_, str> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn value_end_finds_what_memchr3_finds() {
+        // Every position of each stop byte, alone and after another, in short and long
+        // values, with bytes that differ from a stop byte by one bit around it.
+        let filler = [
+            b'!',
+            b'#',
+            b'\x5d',
+            b'\x0b',
+            b'a',
+            0x80,
+            0xa2,
+            b'\x0a' ^ 0x80,
+        ];
+        for len in 0..40 {
+            for stop in [None, Some(b'"'), Some(b'\\'), Some(b'\n')] {
+                for at in 0..len.max(1) {
+                    for second in [None, Some(b'"'), Some(b'\n')] {
+                        let mut s: Vec<u8> = (0..len).map(|i| filler[i % filler.len()]).collect();
+                        if let Some(b) = stop
+                            && at < len
+                        {
+                            s[at] = b;
+                            if let Some(c) = second
+                                && at + 1 < len
+                            {
+                                s[at + 1] = c;
+                            }
+                        }
+                        let expected = memchr::memchr3(b'"', b'\\', b'\n', &s);
+                        assert_eq!(value_end(&s), expected, "{s:?}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn name_bytes_are_graphic_ascii_but_quotes_and_brackets_or_not_ascii() {
