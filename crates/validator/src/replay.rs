@@ -429,6 +429,8 @@ pub struct GameChecker<'g> {
     out: &'g mut Vec<Finding>,
     plies: u64,
     played: Option<&'g mut Vec<PlayedMove>>,
+    /// The piece letters of the main line replayed so far (see [`GameChecker::replay`]).
+    letters: Letters,
 }
 
 /// Checks `game`, appending findings to `out`.
@@ -451,6 +453,7 @@ pub fn check_game_recording(
         out,
         plies: 0,
         played,
+        letters: Letters::default(),
     };
     let replayed = checker.run();
     GameStats {
@@ -713,7 +716,7 @@ impl GameChecker<'_> {
         let mut fifty: Option<Chance> = None;
         let mut result_marker: Option<(Token, &'static str)> = None;
         let mut last_main_ply = 0u32;
-        let mut letters = Letters::default();
+        self.letters = Letters::default();
         let bytes = game.bytes();
         // The lists of variations read to their end, for the next ones to reuse.
         let mut spare_paths: Vec<Vec<u32>> = Vec::new();
@@ -808,7 +811,7 @@ impl GameChecker<'_> {
                     if let State::Stopped { at_last_move } = &mut line.state {
                         *at_last_move = false;
                         if main {
-                            letters.add(letters_at(
+                            self.letters.add(letters_at(
                                 bytes,
                                 token.start as usize,
                                 token.end as usize,
@@ -817,8 +820,7 @@ impl GameChecker<'_> {
                         continue;
                     }
                     let text = &bytes[token.start as usize..end as usize];
-                    let main_letters = if main { Some(&mut letters) } else { None };
-                    let outcome = self.play_move(line, &mut histories, token, text, main_letters);
+                    let outcome = self.play_move(line, &mut histories, token, text, main);
                     if main {
                         last_main_ply = line.ply;
                         if let Some(chances) = outcome
@@ -834,7 +836,7 @@ impl GameChecker<'_> {
 
         let main = &lines[0];
         self.finish_main_line(main, last_main_ply, result_marker, threefold, fifty);
-        (letters.used, letters.figurines)
+        (self.letters.used, self.letters.figurines)
     }
 
     /// The move number and the move as written (`12... Nxe5`, `Nxe5`), built
@@ -867,8 +869,8 @@ impl GameChecker<'_> {
         );
     }
 
-    /// Plays one written move on `line`, adding its piece letters to `letters` when
-    /// given (on the main line). Returns the draw-claim conditions after it
+    /// Plays one written move on `line`, adding its piece letters to `self.letters` on
+    /// the main line (`main`). Returns the draw-claim conditions after it
     /// (threefold, fifty) when the move was played.
     fn play_move(
         &mut self,
@@ -876,7 +878,7 @@ impl GameChecker<'_> {
         histories: &mut [History],
         token: Token,
         text: &[u8],
-        letters: Option<&mut Letters>,
+        main: bool,
     ) -> Option<(bool, bool)> {
         let depth = histories.len() - 1;
         // The position before the move, kept as the line's `prev` (variations branch
@@ -898,15 +900,15 @@ impl GameChecker<'_> {
         // (a result written field by field and read back whole stalls the processor).
         let san = match San::parse_plain(text, self.lang) {
             Some(san) => {
-                if let Some(letters) = letters {
-                    letters.add_plain(text, &san);
+                if main {
+                    self.letters.add_plain(text, &san);
                 }
                 san
             }
             None => {
-                if let Some(letters) = letters {
+                if main {
                     let (start, end) = (token.start as usize, token.end as usize);
-                    letters.add(letters_at(self.game.bytes(), start, end));
+                    self.letters.add(letters_at(self.game.bytes(), start, end));
                 }
                 // Any other shape is read from the decoded text (`O\x96O` in
                 // Windows-1252 is `O–O`).
