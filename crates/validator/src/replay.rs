@@ -726,6 +726,14 @@ impl GameChecker<'_> {
         while i < tokens.len() {
             let token = tokens[i];
             i += 1;
+            // Move numbers, tags and comments change nothing here: skipped before the
+            // dispatch (a third of the tokens).
+            if matches!(
+                token.kind,
+                TokenKind::MoveNumber | TokenKind::Tag | TokenKind::Comment
+            ) {
+                continue;
+            }
             match token.kind {
                 TokenKind::VariationStart => {
                     // Deeper than the reader allows (it reported a syntax error): only
