@@ -72,20 +72,9 @@ pub fn letters_of(m: &[u8]) -> (u32, bool) {
     let Some((&first, rest)) = m.split_first() else {
         return (0, false);
     };
-    let mut used = match first {
-        c @ b'A'..=b'Z' if c != b'O' && c != b'Z' => 1 << (c - b'A'),
-        _ => 0,
-    };
+    let mut used = first_letter(first);
     let mut figurines = first == 0xe2;
-    // Past the first byte a letter (or the lead byte of a figurine) is rare: a quick
-    // look for one before the careful scan.
-    if rest
-        .iter()
-        .all(|&c| c.wrapping_sub(b'A') >= 26 && c != 0xe2)
-    {
-        return (used, figurines);
-    }
-    // Only after a rank digit, `=`, `(` or `/` is it a promotion piece.
+    // Past the first byte, only after a rank digit, `=`, `(` or `/` is it a promotion piece.
     let mut prev = first;
     for &c in rest {
         if (c.is_ascii_uppercase() || c == 0xe2) && matches!(prev, b'1'..=b'8' | b'=' | b'(' | b'/')
@@ -101,34 +90,14 @@ pub fn letters_of(m: &[u8]) -> (u32, bool) {
     (used, figurines)
 }
 
-/// [`letters_of`] of `text[start..end]`, quicker when `text` goes on past `end` (a
-/// whole game's text): the bytes after the first are looked at eight at a time, and
-/// only a move with a capital letter or a non-ASCII byte among them is scanned.
+/// The piece letter a move's first byte names, as a bit of [`letters_of`]'s mask (`O`
+/// starts castling and `Z` the null move `Z0`: no piece letters).
 #[inline]
-pub fn letters_at(text: &[u8], start: usize, end: usize) -> (u32, bool) {
-    let m = &text[start..end];
-    let rest = m.len().wrapping_sub(1);
-    if (1..=8).contains(&rest)
-        && let Some(window) = text.get(start + 1..start + 9)
-    {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        let word = u64::from_le_bytes(window.try_into().expect("eight bytes"));
-        let low = word & !HIGH;
-        // Bit 7 of each byte: an ASCII capital, or any byte from 0x80 up.
-        let at_least_a = (low + ONES * u64::from(0x80 - b'A')) & HIGH;
-        let above_z = (low + ONES * u64::from(0x7F - b'Z')) & HIGH;
-        let hits = (at_least_a & !above_z) | (word & HIGH);
-        let keep = u64::MAX >> (64 - 8 * rest);
-        if hits & keep == 0 {
-            let used = match m[0] {
-                c @ b'A'..=b'Z' if c != b'O' && c != b'Z' => 1 << (c - b'A'),
-                _ => 0,
-            };
-            return (used, m[0] == 0xe2);
-        }
+pub fn first_letter(b: u8) -> u32 {
+    match b {
+        b'A'..=b'Z' if b != b'O' && b != b'Z' => 1 << (b - b'A'),
+        _ => 0,
     }
-    letters_of(m)
 }
 
 /// The capital letters used as piece letters (bit `c - b'A'`), and whether
@@ -271,40 +240,6 @@ pub fn detect(start: &Position, moves: &[&[u8]]) -> Detection {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn letters_at_agrees_with_letters_of() {
-        // Every move of up to four bytes over an alphabet with capitals, digits,
-        // promotion marks and a figurine's lead byte, inside longer text.
-        let alphabet = b"aex18=(/+NQRDO\xe2\x99";
-        let mut moves: Vec<Vec<u8>> = vec![Vec::new()];
-        for _ in 0..4 {
-            let longer: Vec<Vec<u8>> = moves
-                .iter()
-                .flat_map(|m| alphabet.iter().map(move |&c| [m.as_slice(), &[c]].concat()))
-                .collect();
-            moves.extend(longer);
-        }
-        moves.extend([
-            b"exd8=Q+".to_vec(),
-            b"Ng1-f3+".to_vec(),
-            b"e7e8(Q)".to_vec(),
-        ]);
-        let mut checked = 0;
-        for m in &moves {
-            for tail in [&b""[..], b" ", b" 1-0\n\n[Event \"x\"]"] {
-                let text = [b"12. ".as_slice(), m, tail].concat();
-                let (start, end) = (4, 4 + m.len());
-                assert_eq!(
-                    letters_at(&text, start, end),
-                    letters_of(m),
-                    "{m:?} {tail:?}"
-                );
-                checked += 1;
-            }
-        }
-        assert!(checked > 100_000, "{checked}");
-    }
 
     fn detect_str(text: &str) -> Detection {
         let moves: Vec<&[u8]> = text.split_whitespace().map(str::as_bytes).collect();

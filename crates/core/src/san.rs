@@ -809,20 +809,11 @@ fn reaching(pos: &Position, role: Role, to: Square, capture_hint: bool) -> Bitbo
     match role {
         Role::Pawn => {
             let captures = pawn_attacks(color.other(), to) & ours;
-            let back = if color == Color::White { -8 } else { 8 };
-            let mut pushes = Bitboard::EMPTY;
-            if !occ.contains(to)
-                && let Some(one) = to.offset(back)
-            {
-                if ours.contains(one) {
-                    pushes.add(one);
-                } else if !occ.contains(one)
-                    && to.rank() == color.fourth_rank()
-                    && let Some(two) = one.offset(back)
-                {
-                    pushes |= ours & two;
-                }
-            }
+            let pushes = if occ.contains(to) {
+                Bitboard::EMPTY
+            } else {
+                pawn_pushers(color, to, ours, occ)
+            };
             if capture_hint {
                 captures
             } else {
@@ -1084,6 +1075,8 @@ fn resolve_direct(
                 pawn_pushers(color, to, ours, occupied)
             }
         }
+        // What `reaching` finds, in place for the common pieces (measured: fewer
+        // instructions than the call; queens measured better through it).
         Role::Knight => knight_attacks(to) & ours,
         Role::Bishop => bishop_attacks(to, occupied) & ours,
         Role::Rook => rook_attacks(to, occupied) & ours,
@@ -1098,7 +1091,7 @@ fn resolve_direct(
 }
 
 /// The pawns of `pawns` that a push (one square, or two from the start) takes to the
-/// empty square `to`: what [`reaching`] finds for a pawn move that captures nothing.
+/// empty square `to`.
 #[inline]
 fn pawn_pushers(color: Color, to: Square, pawns: Bitboard, occupied: Bitboard) -> Bitboard {
     let target = Bitboard::from_square(to);

@@ -3,7 +3,7 @@
 use crate::finding::{Code, Finding};
 use crate::rules::Rules;
 use planilla_core::detect::{
-    Detection, by_letters, by_letters_used, detect, last_letters_verdict, letters_at, letters_of,
+    Detection, by_letters, by_letters_used, detect, first_letter, last_letters_verdict, letters_of,
 };
 use planilla_core::san::{
     CaptureMark, CheckMark, Disambiguation, Forms, Lang, Notation, San, SanError, SanKind,
@@ -361,8 +361,8 @@ impl Letters {
         } = san.kind
         {
             self.add(letters_of(text));
-        } else if let Some(c @ b'A'..=b'Z') = text.first() {
-            self.used |= 1 << (c - b'A');
+        } else if let Some(&c) = text.first() {
+            self.used |= first_letter(c);
         }
     }
 }
@@ -474,8 +474,24 @@ impl GameChecker<'_> {
         fen: Option<String>,
         variation: &[u32],
     ) {
+        let finding = self.finding(code, at, ply, moved, message, fen, variation);
+        self.out.push(finding);
+    }
+
+    /// A finding of this game at byte `at`.
+    #[allow(clippy::too_many_arguments)] // as `push`
+    fn finding(
+        &self,
+        code: Code,
+        at: usize,
+        ply: Option<u32>,
+        moved: Option<(&str, &str)>,
+        message: String,
+        fen: Option<String>,
+        variation: &[u32],
+    ) -> Finding {
         let location = self.game.location(at);
-        self.out.push(Finding {
+        Finding {
             code,
             game: self.game.index(),
             ply,
@@ -486,7 +502,7 @@ impl GameChecker<'_> {
             message,
             fen,
             variation: variation.to_vec(),
-        });
+        }
     }
 
     fn game_note(&mut self, code: Code, at: usize, message: String) {
@@ -596,7 +612,7 @@ impl GameChecker<'_> {
     }
 
     /// The note that a game is written in another language than English.
-    fn language_note(&mut self) -> Option<Finding> {
+    fn language_note(&self) -> Option<Finding> {
         if self.lang == Lang::En {
             return None;
         }
@@ -606,8 +622,8 @@ impl GameChecker<'_> {
             .iter()
             .find(|t| t.kind == TokenKind::San)?;
         let message = format!("the game is written in {} notation", self.lang_name());
-        self.game_note(Code::NotationLanguage, first.start as usize, message);
-        self.out.pop()
+        let at = first.start as usize;
+        Some(self.finding(Code::NotationLanguage, at, None, None, message, None, &[]))
     }
 
     fn lang_name(&self) -> &'static str {
@@ -819,11 +835,7 @@ impl GameChecker<'_> {
                     if let State::Stopped { at_last_move } = &mut line.state {
                         *at_last_move = false;
                         if main {
-                            self.letters.add(letters_at(
-                                bytes,
-                                token.start as usize,
-                                token.end as usize,
-                            ));
+                            self.letters.add(letters_of(&bytes[token.span()]));
                         }
                         continue;
                     }
@@ -915,8 +927,7 @@ impl GameChecker<'_> {
             }
             None => {
                 if main {
-                    let (start, end) = (token.start as usize, token.end as usize);
-                    self.letters.add(letters_at(self.game.bytes(), start, end));
+                    self.letters.add(letters_of(self.game.token_bytes(&token)));
                 }
                 // Any other shape is read from the decoded text (`O\x96O` in
                 // Windows-1252 is `O–O`).
