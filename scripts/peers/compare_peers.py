@@ -159,16 +159,16 @@ def run_planilla(planilla, path):
     )
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"planilla check {path}: exit {proc.returncode}: {proc.stderr.strip()}")
-    findings, games = [], None
+    findings, summary = [], None
     for line in proc.stdout.splitlines():
         d = json.loads(line)
         if d["type"] == "summary":
-            games = d["games"]
+            summary = d
         elif d["type"] == "finding":
             findings.append(d)
-    if games is None:
+    if summary is None:
         raise RuntimeError(f"planilla check {path}: no summary line")
-    return games, findings
+    return summary["games"], findings, summary["plies"]
 
 
 def planilla_verdicts(games, findings):
@@ -306,7 +306,7 @@ def legality(args):
 
     for p in files:
         name = rel[p]
-        n_ours, findings = ours[p]
+        n_ours, findings, _ = ours[p]
         v_ours, ours_first = planilla_verdicts(n_ours, findings)
         v_py = py[p]
         v_peer = peer.get(p, [])
@@ -378,8 +378,29 @@ def legality(args):
     mism = [r[0] for r in rows if len(set(r[1])) != 1]
     print(f"game counts: {len(rows) - len(mism)} of {len(rows)} files read as the same number of games by the "
           f"three tools" + (f"; differ in: {', '.join(mism)}" if mism else ""))
-    print(f"games with an illegal move inside a variation (not compared; the peer skips variations): "
+    print(f"games with an illegal move inside a variation (not compared game by game: the peer's verdict is its main line's): "
           f"planilla {totals['ours-var']}, python-chess {totals['py-var']}")
+    # Every move replayed, variations included: on the files where neither tool found an
+    # illegal move anywhere, both must have replayed the same number of plies.
+    compared = 0
+    for p in files:
+        n_ours, findings, plies_ours = ours[p]
+        if any(f["code"] in ("illegal-move", "ambiguous-move") for f in findings):
+            continue
+        proc = subprocess.run([args.peer, "--quiet", "--variations", p],
+                              capture_output=True, text=True, errors="replace")
+        words = proc.stdout.split()
+        got = dict(zip(words[::2], words[1::2]))
+        if proc.returncode != 0 or any(got.get(k) != "0" for k in ("illegal", "error", "variation-illegal")):
+            continue
+        compared += 1
+        plies_peer = int(got["plies"]) + int(got["variation-plies"])
+        if plies_peer != plies_ours:
+            unexplained.append(f"{rel[p]}: plies replayed, variations included: planilla {plies_ours}, "
+                               f"peer --variations {plies_peer}")
+    print(f"plies replayed with every variation: the same for planilla and the peer in "
+          f"{compared - sum('plies replayed' in u for u in unexplained)} of {compared} files "
+          f"without an illegal move")
     stale = [(f, g) for f, g, _, _ in KNOWN_LEGALITY if (f, g) not in seen_known]
     stale += [("count", f) for f, _, _ in KNOWN_COUNTS if ("count", f) not in seen_known]
     return explained, unexplained, stale

@@ -2,7 +2,12 @@
 //! shakmaty 0.30, as an independent peer of `planilla check` (scripts/compare-peers)
 //! and as a benchmark peer.
 //!
-//! Usage: planilla-peer [--quiet] FILE...
+//! Usage: planilla-peer [--quiet] [--variations] FILE...
+//!
+//! `--variations` replays the moves of every variation too (each from the position
+//! before the move it replaces), as `planilla check` does: the same moves for both in a
+//! benchmark. A variation stops at its first illegal move; the game's verdict stays the
+//! main line's.
 //!
 //! Prints one line per game: `FILE\tGAME_INDEX\tSTATUS\tDETAIL` where STATUS is
 //! - `ok`       every main-line move replayed (DETAIL: number of plies);
@@ -18,7 +23,9 @@
 //! a later illegal move, if at all; a game ends at a blank line or a line starting
 //! with `[`, not at its termination marker.
 //!
-//! `--quiet` prints only `games N illegal N badfen N variant N error N plies N`.
+//! `--quiet` prints only `games N illegal N badfen N variant N error N plies N`
+//! (main-line plies), and with `--variations` also `variation-plies N
+//! variation-illegal N`.
 //! Exit status 0 (1 when a file cannot be opened).
 
 use std::{
@@ -29,7 +36,7 @@ use std::{
     process,
 };
 
-use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::{CastlingMode, Chess, Position, fen::Fen, san::SanError};
 
 enum Verdict {
@@ -72,6 +79,11 @@ fn variant_kind(value: &[u8]) -> VariantKind {
 }
 
 struct Peer {
+    /// Whether variations are replayed (`--variations`).
+    variations: bool,
+    /// Plies replayed in variations, and variations stopped by an illegal move.
+    variation_plies: u64,
+    variation_illegal: u64,
     /// FEN tag of the current game (buffer reused from game to game).
     fen: Vec<u8>,
     has_fen: bool,
@@ -82,6 +94,16 @@ struct Peer {
 struct Movetext {
     pos: Chess,
     ply: u32,
+    /// With `--variations`: the main line's position before its last move.
+    prev: Option<Chess>,
+    /// The open variations, innermost last.
+    lines: Vec<Line>,
+}
+
+/// An open variation: its position and the one before its last move, or `None` once
+/// a move of it (or of the line it branches from) was illegal.
+struct Line {
+    pos: Option<(Chess, Option<Chess>)>,
 }
 
 impl Visitor for Peer {
@@ -133,11 +155,57 @@ impl Visitor for Peer {
         } else {
             Chess::default()
         };
-        ControlFlow::Continue(Movetext { pos, ply: 0 })
+        ControlFlow::Continue(Movetext {
+            pos,
+            ply: 0,
+            prev: None,
+            lines: Vec::new(),
+        })
+    }
+
+    fn begin_variation(&mut self, mt: &mut Movetext) -> ControlFlow<Verdict, Skip> {
+        if !self.variations {
+            return ControlFlow::Continue(Skip(true));
+        }
+        // A variation replaces the last move of the line it is in.
+        let from = match mt.lines.last() {
+            None => Some(mt.prev.as_ref().unwrap_or(&mt.pos)),
+            Some(Line { pos: None }) => None,
+            Some(Line {
+                pos: Some((pos, prev)),
+            }) => Some(prev.as_ref().unwrap_or(pos)),
+        };
+        let pos = from.map(|p| (p.clone(), None));
+        mt.lines.push(Line { pos });
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self, mt: &mut Movetext) -> ControlFlow<Verdict> {
+        mt.lines.pop();
+        ControlFlow::Continue(())
     }
 
     fn san(&mut self, mt: &mut Movetext, san_plus: SanPlus) -> ControlFlow<Verdict> {
+        if let Some(line) = mt.lines.last_mut() {
+            if let Some((pos, prev)) = &mut line.pos {
+                match san_plus.san.to_move(pos) {
+                    Ok(m) => {
+                        self.variation_plies += 1;
+                        *prev = Some(pos.clone());
+                        pos.play_unchecked(m);
+                    }
+                    Err(_) => {
+                        self.variation_illegal += 1;
+                        line.pos = None;
+                    }
+                }
+            }
+            return ControlFlow::Continue(());
+        }
         mt.ply += 1;
+        if self.variations {
+            mt.prev = Some(mt.pos.clone());
+        }
         match san_plus.san.to_move(&mt.pos) {
             Ok(m) => {
                 mt.pos.play_unchecked(m);
@@ -219,12 +287,14 @@ fn run_file(
 
 fn main() {
     let mut quiet = false;
+    let mut variations = false;
     let mut files = Vec::new();
     for arg in env::args().skip(1) {
         match arg.as_str() {
             "--quiet" | "-q" => quiet = true,
+            "--variations" => variations = true,
             "--help" | "-h" => {
-                println!("usage: planilla-peer [--quiet] FILE...");
+                println!("usage: planilla-peer [--quiet] [--variations] FILE...");
                 return;
             }
             _ => files.push(arg),
@@ -233,6 +303,9 @@ fn main() {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut peer = Peer {
+        variations,
+        variation_plies: 0,
+        variation_illegal: 0,
         fen: Vec::with_capacity(128),
         has_fen: false,
         variant: VariantKind::Standard,
@@ -254,6 +327,13 @@ fn main() {
             "games {} illegal {} badfen {} variant {} error {} plies {}",
             t.games, t.illegal, t.badfen, t.variant, t.error, t.plies
         );
+        if variations {
+            let _ = writeln!(
+                out,
+                "variation-plies {} variation-illegal {}",
+                peer.variation_plies, peer.variation_illegal
+            );
+        }
     }
     if out.flush().is_err() {
         process::exit(1);
