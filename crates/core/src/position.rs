@@ -1206,35 +1206,30 @@ impl Position {
         let king = self.king();
         let occupied = b.occupied();
         let clear = |from: Square| (between(king, from) & occupied).is_empty();
-        let orthogonal = |sq: Square| sq.file() == king.file() || sq.rank() == king.rank();
         let to = m.to;
+        // The rays of the king from small tables (the 32 KB line table only when a
+        // piece left one of them).
+        let (orthogonal, diagonal) = (rook_rays(king), bishop_rays(king));
         let direct = match m.promotion.unwrap_or(m.role) {
             Role::Pawn => pawn_attacks(self.turn, king).contains(to),
             Role::Knight => knight_attacks(king).contains(to),
             Role::King => false,
-            role => {
-                let on_line = line(king, to).any();
-                let fits = match role {
-                    Role::Rook => orthogonal(to),
-                    Role::Bishop => !orthogonal(to),
-                    _ => true,
-                };
-                on_line && fits && clear(to)
-            }
+            Role::Rook => orthogonal.contains(to) && clear(to),
+            Role::Bishop => diagonal.contains(to) && clear(to),
+            Role::Queen => (orthogonal | diagonal).contains(to) && clear(to),
         };
         let mut checkers = if direct {
             Bitboard::from_square(to)
         } else {
             Bitboard::EMPTY
         };
-        let ray = line(king, m.from);
-        if ray.any() {
-            let sliders = if orthogonal(m.from) {
+        if (orthogonal | diagonal).contains(m.from) {
+            let sliders = if orthogonal.contains(m.from) {
                 b.rooks_and_queens()
             } else {
                 b.bishops_and_queens()
             } & b.by_color(self.turn.other())
-                & ray;
+                & line(king, m.from);
             for slider in sliders {
                 if clear(slider) {
                     checkers.add(slider);
