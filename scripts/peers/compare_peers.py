@@ -541,7 +541,7 @@ def marked_plies(pgn_text, marker):
 
 def planilla_conditions(planilla, path, n):
     """What `planilla check` on `path` shows of each condition, per game (1-based)."""
-    games, findings = run_planilla(planilla, path)
+    games, findings, _ = run_planilla(planilla, path)
     cond = {g: {} for g in range(1, games + 1)}
     ended_early = set()
     for f in findings:
