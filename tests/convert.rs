@@ -341,3 +341,39 @@ fn a_move_after_the_end_that_is_no_move_in_the_language_read_is_reported() {
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("4. Qxf7# e4 Nb8 1-0"));
 }
+
+#[test]
+fn a_game_over_a_reader_limit_keeps_games_in_equal_to_games_out() {
+    // Over the token limit (a million and more tokens of `(`, 1.1 MB), and over the
+    // size limit (17 MiB of comment): each keeps its tag section and is reported; the
+    // games after them are converted, and the output reads as the same number of games.
+    let mut input = b"[Event \"parens\"]\n\n1. e4 ".to_vec();
+    input.extend(std::iter::repeat_n(b'(', 1_100_000));
+    input
+        .extend_from_slice(b" *\n\n[Event \"next\"]\n\n1. Cf3 *\n\n[Event \"comment\"]\n\n1. e4 {");
+    input.extend(std::iter::repeat_n(b'x', 17 << 20));
+    input.extend_from_slice(b"} *\n\n[Event \"last\"]\n\n1. Cf3 *\n");
+    let out = planilla_stdin(&["convert", "--from", "es", "--to", "en", "-"], &input);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("game with more than 1048576 tokens")
+            && stderr.contains("game larger than"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("4 games converted; 2 over a reader limit keep only their tags"),
+        "{stderr}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "[Event \"parens\"]\n\n[Event \"next\"]\n\n1. Nf3 *\n\n[Event \"comment\"]\n\n[Event \"last\"]\n\n1. Nf3 *\n"
+    );
+    assert_eq!(games_in(&input), 4);
+    assert_eq!(games_in(&out.stdout), 4, "games in = games out");
+}

@@ -80,6 +80,8 @@ enum Outcome {
     Incomplete,
     /// planilla failed on the game (a bug): its text is written unchanged.
     Failed,
+    /// The game was over a reader limit: only its tag section was kept and written.
+    Skipped,
 }
 
 pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
@@ -145,6 +147,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
                         }
                         counts.incomplete += u64::from(done.outcome == Outcome::Incomplete);
                         counts.failed += u64::from(done.outcome == Outcome::Failed);
+                        counts.skipped += u64::from(done.outcome == Outcome::Skipped);
                         let reported = bar.suspend(|| -> io::Result<()> {
                             for f in &done.errors {
                                 report.finding(&name, f)?;
@@ -207,7 +210,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     counts.summarize();
     Ok(if input_failed {
         ExitCode::from(2)
-    } else if counts.incomplete + counts.failed > 0 {
+    } else if counts.incomplete + counts.failed + counts.skipped > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -225,6 +228,7 @@ struct Counts {
     games: u64,
     incomplete: u64,
     failed: u64,
+    skipped: u64,
 }
 
 impl Counts {
@@ -234,6 +238,12 @@ impl Counts {
             parts.push(format!(
                 "{} could not be fully replayed and keep moves as written (letters translated)",
                 self.incomplete
+            ));
+        }
+        if self.skipped > 0 {
+            parts.push(format!(
+                "{} over a reader limit keep only their tags (movetext skipped)",
+                self.skipped
             ));
         }
         if self.failed > 0 {
@@ -273,7 +283,9 @@ fn convert_guarded(
                 .into_iter()
                 .filter(|f| stops_replay(f.code) || (unread && f.code == Code::MoveAfterGameEnd))
                 .collect(),
-            outcome: if converted.complete && !unread {
+            outcome: if game.skipped_bytes() > 0 {
+                Outcome::Skipped
+            } else if converted.complete && !unread {
                 Outcome::Converted
             } else {
                 Outcome::Incomplete

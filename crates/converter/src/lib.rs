@@ -135,6 +135,12 @@ pub fn convert_game(game: &Game, options: &Options) -> Converted {
             _ => text.push_str(&decoded()),
         }
     }
+    // A game whose movetext was skipped (over a reader limit) keeps only its tag
+    // section, without the blank line that closed it: without one, the next game's
+    // tags would join this game's when the output is read again.
+    if game.skipped_bytes() > 0 && !text.is_empty() && !text.ends_with("\n\n") {
+        text.push_str(if text.ends_with('\n') { "\n" } else { "\n\n" });
+    }
     Converted {
         game: game.index(),
         text,

@@ -184,7 +184,7 @@ impl Game {
     }
 
     /// Number of bytes of the game that were not kept because the game was larger than
-    /// the reader's limit (0 for every normal game).
+    /// one of the reader's limits (0 for every normal game).
     pub fn skipped_bytes(&self) -> u64 {
         self.skipped
     }

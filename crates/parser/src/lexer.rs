@@ -116,6 +116,10 @@ pub(crate) struct Lexer {
     /// No line end lies between `pos` and this offset.
     no_newline_until: usize,
     pub(crate) max_tags_end: usize,
+    /// In the movetext, a run stops (as if it needed more data) once the token list
+    /// holds more tokens than this: the reader then skips the game, so that one line of
+    /// `((((` never becomes millions of tokens at once.
+    max_tokens: usize,
 }
 
 impl Lexer {
@@ -145,16 +149,18 @@ impl Lexer {
             newlines: 0,
             no_newline_until: 0,
             max_tags_end: usize::MAX,
+            max_tokens: usize::MAX,
         }
     }
 
     /// Ready for a new game (keeps the allocation of the tag-name list).
-    pub(crate) fn reset(&mut self, config: LexConfig, max_tags_end: usize) {
+    pub(crate) fn reset(&mut self, config: LexConfig, max_tags_end: usize, max_tokens: usize) {
         let mut names = std::mem::take(&mut self.tag_names);
         names.clear();
         *self = Lexer::new(config);
         self.tag_names = names;
         self.max_tags_end = max_tags_end;
+        self.max_tokens = max_tokens;
     }
 
     /// Forgets the first `n` bytes of the game (skipped as part of an oversized game).
@@ -166,6 +172,18 @@ impl Lexer {
         self.comment_from = self.comment_from.map(|from| from - n);
         self.outermost_open = self.outermost_open.saturating_sub(n);
         self.tags_end = self.tags_end.saturating_sub(n);
+    }
+
+    /// The run stops at the token limit: the reader will skip the game.
+    #[cold]
+    #[inline(never)]
+    fn too_many_tokens(&self) -> Step {
+        Step::Need
+    }
+
+    /// Whether the game's movetext has begun (its tag section is then complete).
+    pub(crate) fn in_movetext(&self) -> bool {
+        self.phase == Phase::Movetext
     }
 
     /// How far the game's bytes may be dropped while skipping: up to the resume point, or
@@ -331,9 +349,14 @@ impl Lexer {
                 // Fast loop: moves and move numbers separated by single spaces, in the
                 // middle of a line of movetext, need no bookkeeping at all.
                 let start = pos;
-                pos = movetext_run(data, pos, limit, &mut tokens);
+                // At most 64 KiB at a time, so that the token limit is checked within
+                // a line of moves too.
+                pos = movetext_run(data, pos, limit.min(pos + (1 << 16)), &mut tokens);
                 if pos != start {
                     last_was_result = false;
+                    if tokens.len() > self.max_tokens {
+                        break self.too_many_tokens();
+                    }
                     continue;
                 }
             }
@@ -350,6 +373,9 @@ impl Lexer {
                     let end = pos + i + 2;
                     tokens.push(token(TokenKind::Comment, pos, end));
                     pos = end;
+                    if tokens.len() > self.max_tokens && phase == Phase::Movetext {
+                        break self.too_many_tokens();
+                    }
                     continue;
                 }
                 self.newlines = newlines_total;
@@ -458,6 +484,11 @@ impl Lexer {
             last_was_result = kind == TokenKind::Result;
             tokens.push(token(kind, pos, end));
             pos = end;
+            // The token limit is checked after every token but those of a run of moves
+            // (after the run), in the movetext only (a tag section is kept whole).
+            if tokens.len() > self.max_tokens && phase == Phase::Movetext {
+                break self.too_many_tokens();
+            }
         };
         *sink.tokens = tokens;
         self.pos = pos;

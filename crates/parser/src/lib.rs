@@ -69,7 +69,8 @@ pub use finding::{Finding, FindingKind};
 pub use game::{AllTokens, DEFAULT_MAX_VARIATION_DEPTH, Game, GameEncoding, Location};
 pub use lexer::MAX_SYNTAX_FINDINGS;
 pub use reader::{
-    DEFAULT_BUFFER_SIZE, DEFAULT_MAX_GAME_SIZE, EncodingSummary, Reader, ReaderBuilder,
+    DEFAULT_BUFFER_SIZE, DEFAULT_MAX_GAME_SIZE, DEFAULT_MAX_GAME_TOKENS, EncodingSummary, Reader,
+    ReaderBuilder,
 };
 pub use token::{TagSpans, Token, TokenKind};
 pub use writer::{ExportOptions, write_export, write_lossless};

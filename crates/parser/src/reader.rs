@@ -54,11 +54,16 @@ const LONG_LINE: usize = 1 << 20;
 /// The default limit on the size of one game.
 pub const DEFAULT_MAX_GAME_SIZE: usize = 16 * 1024 * 1024;
 
+/// The default limit on the tokens of one game: 12 MiB of tokens. A real game, however
+/// annotated, has tens of thousands; 16 MiB of `(` would have 16 million (192 MiB).
+pub const DEFAULT_MAX_GAME_TOKENS: usize = 1 << 20;
+
 /// Builds a [`Reader`] with chosen settings.
 #[derive(Clone, Debug)]
 pub struct ReaderBuilder {
     buffer_size: usize,
     max_game_size: usize,
+    max_game_tokens: usize,
     encoding: Encoding,
     max_depth: u32,
 }
@@ -70,12 +75,13 @@ impl Default for ReaderBuilder {
 }
 
 impl ReaderBuilder {
-    /// Default settings: 64 KiB reads, 16 MiB games, [`Encoding::Auto`], 256 nested
-    /// variations.
+    /// Default settings: 64 KiB reads, 16 MiB and 1,048,576 tokens a game,
+    /// [`Encoding::Auto`], 256 nested variations.
     pub fn new() -> ReaderBuilder {
         ReaderBuilder {
             buffer_size: DEFAULT_BUFFER_SIZE,
             max_game_size: DEFAULT_MAX_GAME_SIZE,
+            max_game_tokens: DEFAULT_MAX_GAME_TOKENS,
             encoding: Encoding::Auto,
             max_depth: DEFAULT_MAX_VARIATION_DEPTH,
         }
@@ -92,6 +98,16 @@ impl ReaderBuilder {
     /// fits), gets a finding, and the reader skips to the next game.
     pub fn max_game_size(mut self, bytes: usize) -> Self {
         self.max_game_size = bytes.max(1);
+        self
+    }
+
+    /// The most tokens a game kept whole may have (at least 1). A game with more, once
+    /// its movetext has begun, is treated as one over the size limit: it keeps its tag
+    /// section, gets a finding, and the reader skips to the next game. Tokens cost 12
+    /// bytes each, so this bounds a game's memory where the size limit alone does not
+    /// (a game of `(` has a token a byte).
+    pub fn max_game_tokens(mut self, tokens: usize) -> Self {
+        self.max_game_tokens = tokens.max(1);
         self
     }
 
@@ -127,6 +143,7 @@ impl ReaderBuilder {
             line: 1,
             games: 0,
             skipping: false,
+            too_many_tokens: false,
             dropped: 0,
             summary: EncodingSummary::default(),
             failed: false,
@@ -184,6 +201,8 @@ pub struct Reader<R> {
     games: u64,
     /// The current game is over the size limit and being skipped.
     skipping: bool,
+    /// The skipping started at the token limit (the size limit, if reached too, names it).
+    too_many_tokens: bool,
     /// Bytes of the current game dropped while skipping.
     dropped: u64,
     summary: EncodingSummary,
@@ -260,8 +279,10 @@ impl<R: Read> Reader<R> {
             encoding: self.config.encoding,
             max_depth: self.config.max_depth,
         };
-        self.lexer.reset(lex, self.config.max_game_size);
+        self.lexer
+            .reset(lex, self.config.max_game_size, self.config.max_game_tokens);
         self.skipping = false;
+        self.too_many_tokens = false;
         self.dropped = 0;
         loop {
             let data = &self.buf[self.start..self.end];
@@ -307,7 +328,18 @@ impl<R: Read> Reader<R> {
                 Step::Need => {
                     // Every byte before `droppable` belongs to this game (a game starts
                     // only at a line start, and a comment goes on to its search point).
-                    if self.skipping || self.lexer.droppable() > self.config.max_game_size {
+                    // Tokens are counted once the tag section is complete, so that what
+                    // is kept of the game never depends on where a read ended.
+                    if !self.skipping
+                        && self.lexer.in_movetext()
+                        && game.tokens.len() > self.config.max_game_tokens
+                    {
+                        self.too_many_tokens = true;
+                    }
+                    if self.skipping
+                        || self.too_many_tokens
+                        || self.lexer.droppable() > self.config.max_game_size
+                    {
                         self.skip_oversized(game);
                     }
                     self.fill()?;
@@ -385,7 +417,10 @@ impl<R: Read> Reader<R> {
         let data = &self.buf[self.start..self.start + at];
         let newlines = self.lexer.newlines;
         let total = self.dropped + at as u64;
-        if self.skipping || at > self.config.max_game_size {
+        if !self.skipping && game.tokens.len() > self.config.max_game_tokens {
+            self.too_many_tokens = true;
+        }
+        if self.skipping || self.too_many_tokens || at > self.config.max_game_size {
             // The outcome depends only on the game: its tag section (the tag lines that end
             // within the limit) is kept and tokenized again, the rest counted as skipped.
             if !self.skipping {
@@ -395,10 +430,18 @@ impl<R: Read> Reader<R> {
             game.tokenize();
             game.skipped = total - game.bytes.len() as u64;
             let kept = game.bytes.len() as u32;
-            let message = format!(
-                "game larger than {} bytes: movetext skipped",
-                self.config.max_game_size
-            );
+            let message = if total > self.config.max_game_size as u64 {
+                format!(
+                    "game larger than {} bytes: movetext skipped",
+                    self.config.max_game_size
+                )
+            } else {
+                format!(
+                    "game with more than {} tokens (moves, numbers, comments, marks): \
+                     movetext skipped",
+                    self.config.max_game_tokens
+                )
+            };
             game.findings.insert(
                 0,
                 Finding::new(FindingKind::GameTooLarge, message, kept..kept),

@@ -249,6 +249,53 @@ fn oversized_game_is_skipped_but_counted() {
 }
 
 #[test]
+fn game_with_too_many_tokens_is_skipped_like_an_oversized_one() {
+    // 2,000 move pairs: 6,000 tokens in 18,000 bytes, under the size limit.
+    let mut input = b"[Event \"long\"]\n[Result \"*\"]\n\n".to_vec();
+    for _ in 0..2000 {
+        input.extend_from_slice(b"1. e4 e5 ");
+    }
+    input.extend_from_slice(b"*\n\n[Event \"small\"]\n\n1. d4 *\n");
+    // Tags count too, but skipping begins only once the movetext has: a tag section
+    // longer than the limit is kept whole whatever the buffer size.
+    let mut tags = Vec::new();
+    for i in 0..1500 {
+        tags.extend_from_slice(format!("[T{i} \"v\"]\n").as_bytes());
+    }
+    tags.extend_from_slice(b"\n1. e4 *\n");
+    for buffer in [1, 7, 4096, 1 << 20] {
+        let builder = ReaderBuilder::new()
+            .max_game_tokens(1000)
+            .buffer_size(buffer);
+        let games = read_all(&input, builder.clone());
+        assert_eq!(games.len(), 2, "buffer {buffer}");
+        assert_eq!(games[0].bytes(), b"[Event \"long\"]\n[Result \"*\"]\n");
+        assert_eq!(games[0].len_in_file(), input.len() as u64 - 25);
+        let finding = &games[0].findings()[0];
+        assert_eq!(finding.kind, FindingKind::GameTooLarge);
+        assert_eq!(
+            finding.message,
+            "game with more than 1000 tokens (moves, numbers, comments, marks): movetext skipped"
+        );
+        assert_eq!(games[1].tag("Event").as_deref(), Some("small"));
+        assert!(games[1].findings().is_empty());
+
+        let games = read_all(&tags, builder);
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].tags().len(), 1500, "buffer {buffer}");
+        assert_eq!(games[0].bytes(), &tags[..tags.len() - 9], "buffer {buffer}");
+        assert_eq!(games[0].findings()[0].kind, FindingKind::GameTooLarge);
+    }
+    // The game has 6,003 tokens (two tags, 6,000 in the moves, the result): at the
+    // limit nothing changes, one under it the movetext is skipped.
+    let games = read_all(&input, ReaderBuilder::new().max_game_tokens(6003));
+    assert!(games[0].findings().is_empty());
+    assert_eq!(games[0].bytes().len(), input.len() - 25);
+    let games = read_all(&input, ReaderBuilder::new().max_game_tokens(6002));
+    assert_eq!(games[0].findings()[0].kind, FindingKind::GameTooLarge);
+}
+
+#[test]
 fn deep_variations_give_a_finding_not_a_crash() {
     let mut input = b"1. e4 ".to_vec();
     input.extend(std::iter::repeat_n(b'(', 100_000));
