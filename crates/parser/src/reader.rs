@@ -143,7 +143,6 @@ impl ReaderBuilder {
             line: 1,
             games: 0,
             skipping: false,
-            too_many_tokens: false,
             dropped: 0,
             summary: EncodingSummary::default(),
             failed: false,
@@ -201,8 +200,6 @@ pub struct Reader<R> {
     games: u64,
     /// The current game is over the size limit and being skipped.
     skipping: bool,
-    /// The skipping started at the token limit (the size limit, if reached too, names it).
-    too_many_tokens: bool,
     /// Bytes of the current game dropped while skipping.
     dropped: u64,
     summary: EncodingSummary,
@@ -282,7 +279,6 @@ impl<R: Read> Reader<R> {
         self.lexer
             .reset(lex, self.config.max_game_size, self.config.max_game_tokens);
         self.skipping = false;
-        self.too_many_tokens = false;
         self.dropped = 0;
         loop {
             let data = &self.buf[self.start..self.end];
@@ -330,14 +326,10 @@ impl<R: Read> Reader<R> {
                     // only at a line start, and a comment goes on to its search point).
                     // Tokens are counted once the tag section is complete, so that what
                     // is kept of the game never depends on where a read ended.
-                    if !self.skipping
-                        && self.lexer.in_movetext()
-                        && game.tokens.len() > self.config.max_game_tokens
-                    {
-                        self.too_many_tokens = true;
-                    }
+                    let too_many_tokens =
+                        self.lexer.in_movetext() && game.tokens.len() > self.config.max_game_tokens;
                     if self.skipping
-                        || self.too_many_tokens
+                        || too_many_tokens
                         || self.lexer.droppable() > self.config.max_game_size
                     {
                         self.skip_oversized(game);
@@ -417,10 +409,8 @@ impl<R: Read> Reader<R> {
         let data = &self.buf[self.start..self.start + at];
         let newlines = self.lexer.newlines;
         let total = self.dropped + at as u64;
-        if !self.skipping && game.tokens.len() > self.config.max_game_tokens {
-            self.too_many_tokens = true;
-        }
-        if self.skipping || self.too_many_tokens || at > self.config.max_game_size {
+        let too_many_tokens = game.tokens.len() > self.config.max_game_tokens;
+        if self.skipping || too_many_tokens || at > self.config.max_game_size {
             // The outcome depends only on the game: its tag section (the tag lines that end
             // within the limit) is kept and tokenized again, the rest counted as skipped.
             if !self.skipping {
