@@ -47,6 +47,33 @@ const fn keys() -> [u64; TABLE_LEN] {
 }
 
 static KEYS: [u64; TABLE_LEN] = keys();
+
+/// The castling keys of every set of castling rooks on one back rank, by the rank's
+/// byte: `[0]` rank 1, `[1]` rank 8 (what the XOR of their `KEYS` entries gives).
+const fn castling_keys() -> [[u64; 256]; 2] {
+    let keys = keys();
+    let mut out = [[0u64; 256]; 2];
+    let mut rank = 0;
+    while rank < 2 {
+        let mut rooks = 0;
+        while rooks < 256 {
+            let mut key = 0;
+            let mut file = 0;
+            while file < 8 {
+                if rooks & (1 << file) != 0 {
+                    key ^= keys[CASTLING + rank * 56 + file];
+                }
+                file += 1;
+            }
+            out[rank][rooks] = key;
+            rooks += 1;
+        }
+        rank += 1;
+    }
+    out
+}
+
+static CASTLING_KEYS: [[u64; 256]; 2] = castling_keys();
 const CASTLING: usize = 12 * 64;
 const EP: usize = CASTLING + 64;
 const TURN: usize = EP + 8;
@@ -96,11 +123,13 @@ impl Position {
     /// move, castling rights, and the en-passant file only when an
     /// en-passant capture is legal.
     pub fn zobrist(&self) -> u64 {
-        let mut key = self.zobrist_pieces();
-        for sq in self.castling_rights {
-            key ^= KEYS[CASTLING + sq.index()];
-        }
-        key
+        // Castling rooks stand on the back ranks: two lookups, without a loop whose
+        // length changes as the rights go.
+        let rights = self.castling_rights.0;
+        debug_assert_eq!(rights & !0xff00_0000_0000_00ff, 0);
+        self.zobrist_pieces()
+            ^ CASTLING_KEYS[0][(rights & 0xff) as usize]
+            ^ CASTLING_KEYS[1][(rights >> 56) as usize]
     }
 
     /// The repetition key under FIDE 2005 rules: like [`Position::zobrist`]
@@ -163,6 +192,40 @@ mod tests {
         let open = pos("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
         let closed = pos("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
         assert_ne!(open.zobrist_2005(), closed.zobrist_2005());
+    }
+
+    #[test]
+    fn castling_keys_by_rank_are_the_keys_of_their_rooks() {
+        // Every set of rooks on each back rank, against the XOR of their squares' keys.
+        for rank in 0..2 {
+            for rooks in 0..256usize {
+                let mut expected = 0;
+                for file in 0..8 {
+                    if rooks & (1 << file) != 0 {
+                        expected ^= super::KEYS[super::CASTLING + rank * 56 + file];
+                    }
+                }
+                assert_eq!(
+                    super::CASTLING_KEYS[rank][rooks],
+                    expected,
+                    "{rank} {rooks:08b}"
+                );
+            }
+        }
+        // Through positions: Chess960 rights (X-FEN and Shredder), each right its own key.
+        let all = pos("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1");
+        let mut keys = vec![all.zobrist()];
+        for fen in [
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w Bgb - 0 1",
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w Ggb - 0 1",
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBb - 0 1",
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBg - 0 1",
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w - - 0 1",
+        ] {
+            let key = pos(fen).zobrist();
+            assert!(!keys.contains(&key), "{fen}");
+            keys.push(key);
+        }
     }
 
     #[test]
