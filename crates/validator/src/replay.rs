@@ -338,7 +338,8 @@ fn occurrences(histories: &[History], at: usize, key: u64) -> u32 {
     // Nothing before the line's own keys to count, and either fewer than four
     // reversible plies since the last capture or pawn move or a key the filter has not
     // seen: no position can have recurred (the common case). One branch, nearly always
-    // taken: tested one by one, these conditions mispredict (measured: 3% of the time).
+    // taken: tested one by one, these conditions mispredicted (measured: the chain
+    // cost about 4% of `check -j1`'s CPU time).
     let alone = (own.since != 0) | own.base.is_none();
     if alone & ((own.keys.len() - own.since < 4) | !own.may_recur(key)) {
         return 0;
