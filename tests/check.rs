@@ -372,3 +372,67 @@ fn summary_games(out: &Output) -> u64 {
         .parse()
         .unwrap()
 }
+
+/// A directory of small files (read whole, several files at a time) with a large file
+/// among them (streamed in batches) gives, with one thread and with two, the findings
+/// of each file checked on its own, in order. A compressed file cut short is named on
+/// standard error (status 2) and the games before the cut are still reported.
+#[test]
+fn many_small_files_read_like_each_on_its_own() {
+    use std::io::Write;
+    let dir = tempdir("many");
+    let mut originals: Vec<PathBuf> = std::fs::read_dir(root().join("corpora/check"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+        .collect();
+    originals.sort();
+    for round in 0..3 {
+        for (k, original) in originals.iter().enumerate() {
+            std::fs::copy(original, dir.join(format!("{round}{k:02}.pgn"))).unwrap();
+        }
+    }
+    // Larger than a batch: streamed, between runs of small files.
+    let draws = std::fs::read(root().join("corpora/check/draws.pgn")).unwrap();
+    std::fs::write(
+        dir.join("1zz-large.pgn"),
+        draws.repeat((300 << 10) / draws.len() + 1),
+    )
+    .unwrap();
+    // Cut short in its third copy of the games.
+    let illegal = std::fs::read(root().join("corpora/check/illegal.pgn")).unwrap();
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(&illegal.repeat(3)).unwrap();
+    let gz = enc.finish().unwrap();
+    std::fs::write(dir.join("2zz-cut.pgn.gz"), &gz[..gz.len() * 2 / 3]).unwrap();
+
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_str().unwrap().contains(".pgn"))
+        .collect();
+    files.sort();
+    let mut expected = Vec::new();
+    for file in &files {
+        let out = planilla(&["check", "--format", "jsonl", "-j1", file.to_str().unwrap()]);
+        expected.extend(finding_lines(&out));
+    }
+    assert!(expected.len() > 1000, "{} findings", expected.len());
+    for threads in ["-j1", "-j2"] {
+        let out = planilla(&["check", "--format", "jsonl", threads, dir.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{threads}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("2zz-cut.pgn.gz: cannot read"),
+            "{threads}: {stderr}"
+        );
+        assert!(finding_lines(&out) == expected, "{threads}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let summary = stdout.lines().last().unwrap();
+        assert!(
+            summary.contains(&format!("\"files\":{}", files.len())),
+            "{summary}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

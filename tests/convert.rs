@@ -377,3 +377,55 @@ fn a_game_over_a_reader_limit_keeps_games_in_equal_to_games_out() {
     assert_eq!(games_in(&input), 4);
     assert_eq!(games_in(&out.stdout), 4, "games in = games out");
 }
+
+/// A directory of small files (read whole, several files at a time) with a large file
+/// among them (streamed in batches) converts, with one thread and with four, to what
+/// each file gives on its own, in order, findings on standard error included.
+#[test]
+fn many_small_files_convert_like_each_on_its_own() {
+    let dir = std::env::temp_dir().join(format!("planilla-test-{}-many", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut originals: Vec<PathBuf> = std::fs::read_dir(root().join("corpora/convert"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+        .collect();
+    originals.sort();
+    for round in 0..3 {
+        for (k, original) in originals.iter().enumerate() {
+            std::fs::copy(original, dir.join(format!("{round}{k:02}.pgn"))).unwrap();
+        }
+    }
+    let broken = std::fs::read(root().join("corpora/convert/broken-es.pgn")).unwrap();
+    std::fs::write(
+        dir.join("1zz-large.pgn"),
+        broken.repeat((300 << 10) / broken.len() + 1),
+    )
+    .unwrap();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+
+    let findings = |out: &Output| -> Vec<String> {
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter(|l| !l.starts_with("planilla:"))
+            .map(str::to_string)
+            .collect()
+    };
+    let (mut text, mut reported) = (Vec::new(), Vec::new());
+    for file in &files {
+        let out = planilla(&["convert", "-j1", file.to_str().unwrap()]);
+        text.extend_from_slice(&out.stdout);
+        reported.extend(findings(&out));
+    }
+    assert!(reported.len() > 1000, "{} findings", reported.len());
+    let out = convert(&[dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout == text, "the converted text differs");
+    assert!(findings(&out) == reported, "the findings differ");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

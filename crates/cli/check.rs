@@ -1,17 +1,13 @@
 //! `planilla check`: validate games and report findings.
 
-use crate::input::{
-    InputArgs, LangChoice, collect_sources, io_reason, open_reader, parse_lang, progress_bar,
-};
+use crate::drive::{Event, Plan, for_each_source};
+use crate::input::{InputArgs, LangChoice, collect_sources, parse_lang, progress_bar};
 use crate::output::{Format, Totals, Writer};
 use anyhow::Context;
 use clap::Args;
-use planilla_validator::{
-    BatchConfig, Code, Config, GameReport, Rules, Severity, check_game_guarded, process_stream,
-};
+use planilla_validator::{Code, Config, GameReport, Rules, Severity, check_game_guarded};
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
 
 /// Arguments of `planilla check`.
 #[derive(Args, Debug)]
@@ -138,36 +134,33 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     );
     let mut totals = Totals::default();
     let mut worst: Option<Severity> = None;
-    let total_size: Option<u64> = sources.iter().map(|s| s.size()).sum();
+    let plans: Vec<Plan> = sources.iter().map(Plan::of).collect();
+    let total_size: Option<u64> = plans.iter().map(|p| p.size).sum();
     let bar = progress_bar(total_size, args.input.quiet);
-    let mut done_bytes = 0u64;
 
     let outcome: io::Result<()> = (|| {
         writer.begin()?;
-        for source in &sources {
-            let name = source.display_name();
-            let Some((reader, consumed)) = open_reader(source, args.input.encoding, &bar) else {
-                input_failed = true;
-                continue;
-            };
-            totals.files += 1;
-            let base = done_bytes;
-            // Write errors are kept apart from read errors: the first ends
-            // the run, the second only this file.
-            let mut write_error: Option<io::Error> = None;
-            let shard = args.shard;
-            let work = |game: &planilla_parser::Game| {
-                shard
-                    .is_none_or(|s| s.keeps(game.index()))
-                    .then(|| check_game_guarded(game, &config))
-            };
-            let result = process_stream(
-                reader,
-                BatchConfig::default(),
-                &pool,
-                work,
-                |reports: &[Option<GameReport>], progress| {
-                    let mut emit = || -> io::Result<()> {
+        let shard = args.shard;
+        let work = |game: &planilla_parser::Game| {
+            shard
+                .is_none_or(|s| s.keeps(game.index()))
+                .then(|| check_game_guarded(game, &config))
+        };
+        let mut name = String::new();
+        let unread = for_each_source(
+            &sources,
+            &plans,
+            args.input.encoding,
+            &pool,
+            &bar,
+            work,
+            |event: Event<'_, Option<GameReport>>| {
+                match event {
+                    Event::Opened(source) => {
+                        name = source.display_name();
+                        totals.files += 1;
+                    }
+                    Event::Results(reports) => {
                         for report in reports.iter().flatten() {
                             totals.games += 1;
                             totals.plies += report.stats.plies;
@@ -180,34 +173,19 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                                 writer.finding(&name, f)?;
                             }
                         }
-                        Ok(())
-                    };
-                    if let Err(e) = emit() {
-                        write_error = Some(e);
-                        return Err(io::Error::other("output failed"));
+                        let secs = bar.elapsed().as_secs_f64().max(1e-3);
+                        bar.set_message(format!(
+                            "{} games, {:.0} games/s",
+                            totals.games,
+                            totals.games as f64 / secs
+                        ));
                     }
-                    let _ = progress;
-                    bar.set_position(base + consumed.load(Ordering::Relaxed));
-                    let secs = bar.elapsed().as_secs_f64().max(1e-3);
-                    bar.set_message(format!(
-                        "{} games, {:.0} games/s",
-                        totals.games,
-                        totals.games as f64 / secs
-                    ));
-                    Ok(())
-                },
-            );
-            if let Some(e) = write_error {
-                return Err(e);
-            }
-            if let Err(e) = result {
-                // A read error: name the file, keep what was reported, go on.
-                bar.suspend(|| eprintln!("planilla: {name}: cannot read: {}", io_reason(&e)));
-                input_failed = true;
-            }
-            done_bytes += source.size().unwrap_or(0);
-            writer.flush()?;
-        }
+                    Event::Closed => writer.flush()?,
+                }
+                Ok(())
+            },
+        )?;
+        input_failed |= unread;
         writer.end(&totals)
     })();
     bar.finish_and_clear();

@@ -1,22 +1,18 @@
 //! `planilla convert`: rewrite move notation in another language.
 
-use crate::input::{
-    InputArgs, LangChoice, collect_sources, io_reason, open_reader, parse_lang, progress_bar,
-};
+use crate::drive::{Event, Plan, for_each_source};
+use crate::input::{InputArgs, LangChoice, collect_sources, parse_lang, progress_bar};
 use crate::output::{Format, Writer};
 use crate::staged::Staged;
 use anyhow::bail;
 use clap::Args;
 use planilla_converter::{Converted, Options, OutputEncoding, Unencodable, convert_game, encode};
 use planilla_core::san::Lang;
-use planilla_validator::{
-    BatchConfig, Code, Finding, Rules, internal_error, panic_message, process_stream,
-};
+use planilla_validator::{Code, Finding, Rules, internal_error, panic_message};
 use std::io::{self, BufWriter, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
 
 /// Arguments of `planilla convert`.
 #[derive(Args, Debug)]
@@ -107,74 +103,68 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     };
     let mut out = BufWriter::with_capacity(1 << 16, sink);
     let mut report = Writer::new(io::stderr().lock(), Format::Human);
-    let total_size: Option<u64> = sources.iter().map(|s| s.size()).sum();
+    let plans: Vec<Plan> = sources.iter().map(Plan::of).collect();
+    let total_size: Option<u64> = plans.iter().map(|p| p.size).sum();
     let bar = progress_bar(total_size, args.input.quiet);
     let mut counts = Counts::default();
-    let mut done_bytes = 0u64;
 
     let result: anyhow::Result<()> = (|| {
-        for source in &sources {
-            let name = source.display_name();
-            let Some((reader, consumed)) = open_reader(source, args.input.encoding, &bar) else {
-                input_failed = true;
-                continue;
-            };
-            // What ends the whole run, kept apart from a read error, which
-            // ends only this input.
-            let mut failure: Option<anyhow::Error> = None;
-            let base = done_bytes;
-            let work = |game: &planilla_parser::Game| {
-                convert_guarded(game, &options, args.output_encoding)
-            };
-            let streamed = process_stream(
-                reader,
-                BatchConfig::default(),
-                &pool,
-                work,
-                |batch: &[Done], progress| {
-                    for done in batch {
-                        counts.games += 1;
-                        let bytes = match &done.bytes {
-                            Ok(bytes) => bytes,
-                            Err(e) => {
-                                failure = Some(anyhow::anyhow!("{name}:{e}"));
-                                return Err(io::Error::other("unencodable"));
-                            }
-                        };
-                        if let Err(e) = out.write_all(bytes) {
-                            failure = Some(output_error(e));
-                            return Err(io::Error::other("output failed"));
-                        }
-                        counts.incomplete += u64::from(done.outcome == Outcome::Incomplete);
-                        counts.failed += u64::from(done.outcome == Outcome::Failed);
-                        counts.skipped += u64::from(done.outcome == Outcome::Skipped);
-                        let reported = bar.suspend(|| -> io::Result<()> {
-                            for f in &done.errors {
-                                report.finding(&name, f)?;
-                            }
-                            Ok(())
-                        });
-                        if let Err(e) = reported {
-                            failure =
-                                Some(anyhow::Error::new(e).context("cannot write the report"));
-                            return Err(io::Error::other("report failed"));
-                        }
+        // What ends the whole run (an output error, an unencodable character), kept
+        // apart from a read error, which ends only its input.
+        let mut failure: Option<anyhow::Error> = None;
+        let mut name = String::new();
+        let work =
+            |game: &planilla_parser::Game| convert_guarded(game, &options, args.output_encoding);
+        let driven = for_each_source(
+            &sources,
+            &plans,
+            args.input.encoding,
+            &pool,
+            &bar,
+            work,
+            |event: Event<'_, Done>| {
+                let batch = match event {
+                    Event::Opened(source) => {
+                        name = source.display_name();
+                        return Ok(());
                     }
-                    let _ = progress;
-                    bar.set_position(base + consumed.load(Ordering::Relaxed));
-                    Ok(())
-                },
-            );
-            if let Some(e) = failure {
-                return Err(e);
-            }
-            if let Err(e) = streamed {
-                // Every game read before the error is written and reported.
-                bar.suspend(|| eprintln!("planilla: {name}: cannot read: {}", io_reason(&e)));
-                input_failed = true;
-            }
-            done_bytes += source.size().unwrap_or(0);
+                    Event::Results(batch) => batch,
+                    Event::Closed => return Ok(()),
+                };
+                for done in batch {
+                    counts.games += 1;
+                    let bytes = match &done.bytes {
+                        Ok(bytes) => bytes,
+                        Err(e) => {
+                            failure = Some(anyhow::anyhow!("{name}:{e}"));
+                            return Err(io::Error::other("unencodable"));
+                        }
+                    };
+                    if let Err(e) = out.write_all(bytes) {
+                        failure = Some(output_error(e));
+                        return Err(io::Error::other("output failed"));
+                    }
+                    counts.incomplete += u64::from(done.outcome == Outcome::Incomplete);
+                    counts.failed += u64::from(done.outcome == Outcome::Failed);
+                    counts.skipped += u64::from(done.outcome == Outcome::Skipped);
+                    let reported = bar.suspend(|| -> io::Result<()> {
+                        for f in &done.errors {
+                            report.finding(&name, f)?;
+                        }
+                        Ok(())
+                    });
+                    if let Err(e) = reported {
+                        failure = Some(anyhow::Error::new(e).context("cannot write the report"));
+                        return Err(io::Error::other("report failed"));
+                    }
+                }
+                Ok(())
+            },
+        );
+        if let Some(e) = failure {
+            return Err(e);
         }
+        input_failed |= driven?;
         out.flush().map_err(output_error)?;
         Ok(())
     })();

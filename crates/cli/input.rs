@@ -102,14 +102,6 @@ impl Source {
             }
         }
     }
-
-    /// The size in bytes, when known.
-    pub fn size(&self) -> Option<u64> {
-        match self {
-            Source::Stdin => None,
-            Source::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
-        }
-    }
 }
 
 /// How a source is compressed.
@@ -421,30 +413,6 @@ pub fn io_reason(e: &std::io::Error) -> String {
 
 /// A game reader over a decompressed source.
 pub type GameReader = planilla_parser::Reader<Box<dyn Read + Send>>;
-
-/// Opens a source and builds its game reader, with the counter of bytes
-/// read from the file (for the progress bar). A source that cannot be
-/// opened is named on standard error and gives `None`: the caller goes on
-/// with the next one.
-pub fn open_reader(
-    source: &Source,
-    encoding: Encoding,
-    bar: &ProgressBar,
-) -> Option<(GameReader, Arc<AtomicU64>)> {
-    let consumed = Arc::new(AtomicU64::new(0));
-    match source.open(Arc::clone(&consumed)) {
-        Ok(input) => Some((
-            planilla_parser::ReaderBuilder::new()
-                .encoding(encoding)
-                .build(input),
-            consumed,
-        )),
-        Err(e) => {
-            bar.suspend(|| eprintln!("planilla: {e:#}"));
-            None
-        }
-    }
-}
 
 /// A progress bar on standard error for large inputs on a terminal; hidden
 /// in pipes, in CI, with `--quiet`, and for small inputs.

@@ -6,6 +6,7 @@
 
 mod check;
 mod convert;
+mod drive;
 mod input;
 mod output;
 mod perft;

@@ -109,6 +109,11 @@ pub struct BatchConfig {
     pub max_bytes: usize,
 }
 
+impl BatchConfig {
+    /// The default [`BatchConfig::max_bytes`].
+    pub const DEFAULT_MAX_BYTES: usize = 256 << 10;
+}
+
 impl Default for BatchConfig {
     fn default() -> Self {
         // A batch is tokenized and then checked by one thread: at 256 KiB its text and
@@ -116,7 +121,7 @@ impl Default for BatchConfig {
         // alternating runs: 256 KiB 0.69 s median, 64 KiB 0.74 s, 1 MiB 0.77 s.
         BatchConfig {
             max_games: 512,
-            max_bytes: 256 << 10,
+            max_bytes: BatchConfig::DEFAULT_MAX_BYTES,
         }
     }
 }

@@ -1,0 +1,247 @@
+//! The loop over the sources that `check` and `convert` share: each source is opened,
+//! its games are read and worked on in parallel, and the results are handed to the
+//! caller in input order, source after source.
+//!
+//! A large file (or standard input) is streamed through
+//! [`planilla_validator::process_stream`]: bounded batches, worked on by every thread.
+//! A small file fits in one batch, so streaming it leaves all threads but one idle and
+//! costs a hand-over between threads for every file (a directory of 4,000 one-game
+//! files took ten times as long as the same games in one file). Runs of small files are
+//! therefore read whole, one file per task, several files at a time on the pool; their
+//! results are kept until the files before them are handed on. Output is the same
+//! either way and for every number of threads.
+
+use crate::input::{GameReader, Source, io_reason};
+use indicatif::ProgressBar;
+use planilla_parser::{Encoding, Game};
+use planilla_validator::{BatchConfig, process_stream};
+use rayon::prelude::*;
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What the caller is handed, in input order.
+pub enum Event<'a, T> {
+    /// A source was opened: the results of its games follow.
+    Opened(&'a Source),
+    /// Results of the games of the source opened last, in input order.
+    Results(&'a [T]),
+    /// The source opened last is done: read to its end, or stopped by a read error
+    /// (already named on standard error).
+    Closed,
+}
+
+/// A file is read whole when it holds at most this many bytes: one batch's worth, so
+/// streaming it would give only one thread work.
+const SMALL_FILE: u64 = BatchConfig::DEFAULT_MAX_BYTES as u64;
+/// The most bytes (counted decompressed, estimated for compressed files) and files in
+/// one run of small files: the results of a run stay in memory until it is handed on.
+const RUN_BYTES: u64 = 8 << 20;
+const RUN_FILES: usize = 1024;
+/// A compressed file is counted as this many times its size in a run.
+const COMPRESSION_GUESS: u64 = 10;
+
+/// How a source is read, decided from its metadata before the run starts.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    /// The size in bytes, when known (for the progress bar).
+    pub size: Option<u64>,
+    /// Bytes it counts for in a run of small files, when it is small enough to be
+    /// read whole (a regular file only: a FIFO's length says nothing).
+    whole: Option<u64>,
+}
+
+impl Plan {
+    /// Looks at the source's metadata (once: a directory of thousands of small files
+    /// makes every look-up count).
+    pub fn of(source: &Source) -> Plan {
+        let Source::File(path) = source else {
+            return Plan {
+                size: None,
+                whole: None,
+            };
+        };
+        let Ok(meta) = std::fs::metadata(path) else {
+            return Plan {
+                size: None,
+                whole: None,
+            };
+        };
+        let size = meta.len();
+        let factor = match crate::input::Compression::from_path(path) {
+            crate::input::Compression::None => 1,
+            _ => COMPRESSION_GUESS,
+        };
+        let weight = size.saturating_mul(factor);
+        Plan {
+            size: Some(size),
+            whole: (meta.is_file() && weight <= SMALL_FILE).then_some(weight),
+        }
+    }
+}
+
+/// A small file read whole on a worker.
+struct Whole<T> {
+    /// Why it could not be opened.
+    unopened: Option<anyhow::Error>,
+    results: Vec<T>,
+    /// The read error that stopped it.
+    error: Option<io::Error>,
+}
+
+/// Reads every source in order, runs `work` on each game (in parallel on `pool`) and
+/// hands the results to `on`, in input order. A source that cannot be opened or read
+/// is named on standard error and the run goes on with the next one; the games read
+/// before a read error are handed on first.
+///
+/// Returns whether a source could not be opened or read.
+///
+/// # Errors
+///
+/// The first error `on` returns, which ends the run.
+pub fn for_each_source<T, W, F>(
+    sources: &[Source],
+    plans: &[Plan],
+    encoding: Encoding,
+    pool: &rayon::ThreadPool,
+    bar: &ProgressBar,
+    work: W,
+    mut on: F,
+) -> io::Result<bool>
+where
+    T: Send,
+    W: Fn(&Game) -> T + Sync,
+    F: FnMut(Event<'_, T>) -> io::Result<()>,
+{
+    let mut failed = false;
+    let mut done_bytes = 0u64;
+    let mut i = 0;
+    while i < sources.len() {
+        // A run of small files: read whole, several at a time.
+        let mut end = i;
+        let mut weight = 0u64;
+        while end < sources.len() && end - i < RUN_FILES && weight < RUN_BYTES {
+            match plans[end].whole {
+                Some(w) => weight += w,
+                None => break,
+            }
+            end += 1;
+        }
+        if end > i + 1 {
+            let wholes: Vec<Whole<T>> = pool.install(|| {
+                sources[i..end]
+                    .par_iter()
+                    .map(|source| read_whole(source, encoding, &work))
+                    .collect()
+            });
+            for ((source, plan), whole) in sources[i..end].iter().zip(&plans[i..end]).zip(wholes) {
+                if let Some(e) = whole.unopened {
+                    bar.suspend(|| eprintln!("planilla: {e:#}"));
+                    failed = true;
+                    continue;
+                }
+                on(Event::Opened(source))?;
+                if !whole.results.is_empty() {
+                    on(Event::Results(&whole.results))?;
+                }
+                if let Some(e) = whole.error {
+                    read_failed(bar, source, &e);
+                    failed = true;
+                }
+                done_bytes += plan.size.unwrap_or(0);
+                bar.set_position(done_bytes);
+                on(Event::Closed)?;
+            }
+            i = end;
+            continue;
+        }
+
+        // One file streamed (a large one, standard input, or a small one alone).
+        let source = &sources[i];
+        i += 1;
+        let consumed = Arc::new(AtomicU64::new(0));
+        let reader = match open(source, encoding, &consumed) {
+            Ok(reader) => reader,
+            Err(e) => {
+                bar.suspend(|| eprintln!("planilla: {e:#}"));
+                failed = true;
+                continue;
+            }
+        };
+        on(Event::Opened(source))?;
+        let base = done_bytes;
+        // What `on` returned, kept apart from a read error, which ends only this source.
+        let mut stopped: Option<io::Error> = None;
+        let streamed = process_stream(
+            reader,
+            BatchConfig::default(),
+            pool,
+            &work,
+            |results: &[T], _| {
+                if let Err(e) = on(Event::Results(results)) {
+                    stopped = Some(e);
+                    return Err(io::Error::other("stopped"));
+                }
+                bar.set_position(base + consumed.load(Ordering::Relaxed));
+                Ok(())
+            },
+        );
+        if let Some(e) = stopped {
+            return Err(e);
+        }
+        if let Err(e) = streamed {
+            read_failed(bar, source, &e);
+            failed = true;
+        }
+        done_bytes += plans[i - 1].size.unwrap_or(0);
+        on(Event::Closed)?;
+    }
+    Ok(failed)
+}
+
+/// Opens a source and builds its game reader; `consumed` counts the bytes read from
+/// the file (compressed bytes for a compressed file).
+fn open(
+    source: &Source,
+    encoding: Encoding,
+    consumed: &Arc<AtomicU64>,
+) -> anyhow::Result<GameReader> {
+    let input = source.open(Arc::clone(consumed))?;
+    Ok(planilla_parser::ReaderBuilder::new()
+        .encoding(encoding)
+        .build(input))
+}
+
+/// Reads a small file whole on the current thread, working on each game as it is read.
+fn read_whole<T, W: Fn(&Game) -> T>(source: &Source, encoding: Encoding, work: &W) -> Whole<T> {
+    let mut whole = Whole {
+        unopened: None,
+        results: Vec::new(),
+        error: None,
+    };
+    let mut reader = match open(source, encoding, &Arc::new(AtomicU64::new(0))) {
+        Ok(reader) => reader,
+        Err(e) => {
+            whole.unopened = Some(e);
+            return whole;
+        }
+    };
+    let mut game = Game::new();
+    loop {
+        match reader.read_game(&mut game) {
+            Ok(true) => whole.results.push(work(&game)),
+            Ok(false) => break,
+            Err(e) => {
+                whole.error = Some(e);
+                break;
+            }
+        }
+    }
+    whole
+}
+
+/// Names a source that could not be read to its end.
+fn read_failed(bar: &ProgressBar, source: &Source, e: &io::Error) {
+    let name = source.display_name();
+    bar.suspend(|| eprintln!("planilla: {name}: cannot read: {}", io_reason(e)));
+}
