@@ -128,8 +128,17 @@ fn letter_mask(lang: Lang) -> u32 {
 /// identically, so only the first (in [`Lang::ALL`] order) is kept.
 /// Figurines read the same in every language; a game that uses them is a
 /// figurine game, so that language comes first.
-fn letter_candidates(moves: &[&[u8]]) -> Vec<Lang> {
+///
+/// `others` are the letters of the game's other moves (its variations): they rule
+/// languages out too, unless together with the line's own letters they rule out every
+/// language (an annotator who wrote a variation in another language), when the line's
+/// letters decide alone.
+fn letter_candidates(moves: &[&[u8]], others: (u32, bool)) -> Vec<Lang> {
     let (used, figurines) = letters_used(moves);
+    let out = candidates_for(used | others.0, figurines | others.1);
+    if !out.is_empty() {
+        return out;
+    }
     let out = candidates_for(used, figurines);
     if !out.is_empty() {
         return out;
@@ -208,10 +217,12 @@ fn replay(start: &Position, moves: &[&[u8]], lang: Lang, out: &mut Vec<Move>) ->
     true
 }
 
-/// Decides the language of a line of SAN tokens played from `start`. Only
-/// when the letters allow two different readings are the moves replayed.
-pub fn detect(start: &Position, moves: &[&[u8]]) -> Detection {
-    let candidates = letter_candidates(moves);
+/// Decides the language of a line of SAN tokens played from `start`, the letters of
+/// the game's other moves (`others`, as [`letters_of`] gives them, or'ed together)
+/// ruling languages out too (see [`letter_candidates`]). Only when the letters allow
+/// two different readings are the moves replayed.
+pub fn detect(start: &Position, moves: &[&[u8]], others: (u32, bool)) -> Detection {
+    let candidates = letter_candidates(moves, others);
     match candidates.as_slice() {
         [] => Detection::Lang(Lang::En),
         [only] => Detection::Lang(*only),
@@ -243,7 +254,7 @@ mod tests {
 
     fn detect_str(text: &str) -> Detection {
         let moves: Vec<&[u8]> = text.split_whitespace().map(str::as_bytes).collect();
-        detect(&Position::new(), &moves)
+        detect(&Position::new(), &moves, (0, false))
     }
 
     #[test]
@@ -268,7 +279,7 @@ mod tests {
             .unwrap();
         let moves: Vec<&[u8]> = vec![b"Rd1"];
         assert_eq!(
-            detect(&start, &moves),
+            detect(&start, &moves, (0, false)),
             Detection::Ambiguous(vec![Lang::En, Lang::Es])
         );
     }

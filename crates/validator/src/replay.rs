@@ -371,8 +371,8 @@ fn resolve_general(san: &San, before: &Position) -> Result<Move, SanError> {
     LIST.with_borrow_mut(|list| san.resolve_with(before, list))
 }
 
-/// The piece letters a main line uses, collected while it is replayed (see
-/// [`planilla_core::detect::letters_of`]).
+/// The piece letters a game's moves use (variations included), collected while it is
+/// replayed (see [`planilla_core::detect::letters_of`]).
 #[derive(Default)]
 struct Letters {
     used: u32,
@@ -462,7 +462,7 @@ pub struct GameChecker<'g> {
     out: &'g mut Vec<Finding>,
     plies: u64,
     played: Option<&'g mut Vec<PlayedMove>>,
-    /// The piece letters of the main line replayed so far (see [`GameChecker::replay`]).
+    /// The piece letters of the moves replayed so far (see [`GameChecker::replay`]).
     letters: Letters,
 }
 
@@ -613,7 +613,7 @@ impl GameChecker<'_> {
         true
     }
 
-    /// Replays in the language the letters of the main line decide (see
+    /// Replays in the language the letters of the game's moves decide (see
     /// [`GameChecker::detect_language`]). That is nearly always the language of the
     /// previous game: the replay starts in that one, collects the letters as it goes
     /// and, when they decide otherwise, drops its findings and starts again. The
@@ -666,8 +666,9 @@ impl GameChecker<'_> {
         }
     }
 
-    /// Decides the language from the main line's moves; reports two legal
-    /// readings instead of guessing (and goes on with the first). Runs only when
+    /// Decides the language from the letters of every move and, where they leave two
+    /// readings, by replaying the main line; reports two legal readings instead of
+    /// guessing (and goes on with the first). Runs only when
     /// the guess of [`GameChecker::replay_detecting`] was wrong.
     #[cold]
     fn detect_language(&mut self, start: &Position) -> Lang {
@@ -684,10 +685,20 @@ impl GameChecker<'_> {
                 None
             })
         };
+        // The letters of every move, variations included, rule languages out.
+        let all_moves = || {
+            game.tokens()
+                .iter()
+                .filter(|t| t.kind == TokenKind::San)
+                .map(|t| game.token_bytes(t))
+        };
         // Nearly always the letters decide: no list, no replay.
-        if let Some(lang) = by_letters(main_line_moves()) {
+        if let Some(lang) = by_letters(all_moves()) {
             return lang;
         }
+        let others = all_moves()
+            .map(letters_of)
+            .fold((0, false), |(u, f), (mu, mf)| (u | mu, f | mf));
         let texts: Vec<_> = main_line_moves()
             .map(|m| decode(m, game.encoding_choice()))
             .collect();
@@ -695,7 +706,7 @@ impl GameChecker<'_> {
         if moves.is_empty() {
             return Lang::En;
         }
-        match detect(start, &moves) {
+        match detect(start, &moves, others) {
             Detection::Lang(lang) => lang,
             Detection::Ambiguous(langs) => {
                 let names: Vec<&str> = langs.iter().map(|l| l.name()).collect();
@@ -729,7 +740,7 @@ impl GameChecker<'_> {
         }
     }
 
-    /// Replays the game from `start`; returns the piece letters its main line uses
+    /// Replays the game from `start`; returns the piece letters its moves use
     /// (see [`planilla_core::detect::letters_of`]).
     fn replay(&mut self, start: Position) -> (u32, bool) {
         let game = self.game;
@@ -856,24 +867,21 @@ impl GameChecker<'_> {
                         end = mark.end;
                         i += 1;
                     }
-                    if beyond > 0 {
-                        continue;
-                    }
                     let main = lines.len() == 1;
                     let depth = lines.len() - 1;
                     let line = &mut lines[depth];
-                    if line.skipped {
+                    // Every move's letters count for the language, played or not.
+                    if beyond > 0 || line.skipped {
+                        self.letters.add(letters_of(&bytes[token.span()]));
                         continue;
                     }
                     if let State::Stopped { at_last_move } = &mut line.state {
                         *at_last_move = false;
-                        if main {
-                            self.letters.add(letters_of(&bytes[token.span()]));
-                        }
+                        self.letters.add(letters_of(&bytes[token.span()]));
                         continue;
                     }
                     let text = &bytes[token.start as usize..end as usize];
-                    let outcome = self.play_move(line, &mut histories, token, text, main);
+                    let outcome = self.play_move(line, &mut histories, token, text);
                     if main {
                         last_main_ply = line.ply;
                         if let Some(chances) = outcome
@@ -922,8 +930,8 @@ impl GameChecker<'_> {
         );
     }
 
-    /// Plays one written move on `line`, adding its piece letters to `self.letters` on
-    /// the main line (`main`). Returns the draw-claim conditions after it
+    /// Plays one written move on `line`, adding its piece letters to `self.letters`.
+    /// Returns the draw-claim conditions after it
     /// (threefold, fifty) when the move was played.
     fn play_move(
         &mut self,
@@ -931,7 +939,6 @@ impl GameChecker<'_> {
         histories: &mut [History],
         token: Token,
         text: &[u8],
-        main: bool,
     ) -> Option<(bool, bool)> {
         let depth = histories.len() - 1;
         // The position before the move, kept as the line's `prev` (variations branch
@@ -953,15 +960,11 @@ impl GameChecker<'_> {
         // (a result written field by field and read back whole stalls the processor).
         let san = match San::parse_plain(text, self.lang) {
             Some(san) => {
-                if main {
-                    self.letters.add_plain(text, &san);
-                }
+                self.letters.add_plain(text, &san);
                 san
             }
             None => {
-                if main {
-                    self.letters.add(letters_of(self.game.token_bytes(&token)));
-                }
+                self.letters.add(letters_of(self.game.token_bytes(&token)));
                 // Any other shape is read from the decoded text (`O\x96O` in
                 // Windows-1252 is `O–O`).
                 let decoded = self
@@ -1532,8 +1535,12 @@ mod tests {
             "1. e4 e5 2. e5 Cc6 3. Cf3 *\n",
             // A promotion piece as the only piece letter.
             "[FEN \"8/P3k3/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. a8=D+ *\n",
+            // Piece letters only in a variation: they decide the language too.
+            "1. e4 (1. Cf3 Cf6 2. g3 g6 3. Ag2 Ag7) 1... e5 2. d4 exd4 *\n",
+            // French `F` only in a variation, with letters French shares with others.
+            "1. e4 e5 2. Cf3 (2. Fc4 Cf6 3. d3) 2... Cc6 *\n",
         ];
-        use Lang::{De, En, Es};
+        use Lang::{De, En, Es, Fr};
         let langs = [
             None,
             Some(En),
@@ -1544,10 +1551,16 @@ mod tests {
             Some(En),
             Some(Es),
             Some(Es),
+            Some(Es),
+            Some(Fr),
         ];
         for (game, lang) in games.into_iter().zip(langs) {
             let alone = checked_after("", game);
             assert_eq!(alone.2.lang, lang, "{game:?}");
+            if game.contains("(1. Cf3") || game.contains("(2. Fc4") {
+                let codes: Vec<Code> = alone.0.iter().map(|f| f.code).collect();
+                assert_eq!(codes, [Code::NotationLanguage], "{game:?}");
+            }
             for before in games {
                 assert_eq!(
                     checked_after(before, game),
