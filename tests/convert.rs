@@ -429,3 +429,31 @@ fn many_small_files_convert_like_each_on_its_own() {
     assert!(findings(&out) == reported, "the findings differ");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A game that is not replayed (an invalid FEN, an unsupported variant) is translated
+/// letter by letter in the language its letters name; a game two languages read
+/// legally is converted from the first and the note naming both is reported.
+#[test]
+fn unreplayed_and_ambiguous_games_are_translated_and_reported() {
+    let out = convert(&["corpora/convert/unreplayed.pgn"]);
+    golden("unreplayed.en.pgn", &out.stdout);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("1. Rh7 Kd8 2. Be4 Nc6 3. Qd5 Bd7"), "{text}");
+    assert!(text.contains("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5"), "{text}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for expected in [
+        "unreplayed.pgn:17:4: note[notation-language] game 3: every move replays legally in Spanish and Dutch notation",
+        "unreplayed.pgn:24:4: note[notation-language] game 4: every move replays legally in English and Spanish notation",
+        "2 read legally in two languages were converted from the first (choose with --from)",
+    ] {
+        assert!(stderr.contains(expected), "{expected}\n{stderr}");
+    }
+    // Back from Spanish, the games not replayed come back as they were in English.
+    let spanish = convert(&["--to", "es", "corpora/convert/expected/unreplayed.en.pgn"]);
+    let back = planilla_stdin(&["convert", "--from", "es", "-"], &spanish.stdout);
+    assert!(
+        back.stdout == out.stdout[..back.stdout.len()],
+        "{}",
+        String::from_utf8_lossy(&back.stdout)
+    );
+}

@@ -65,6 +65,8 @@ struct Done {
     /// Findings reported on standard error.
     errors: Vec<Finding>,
     outcome: Outcome,
+    /// Two languages read the game legally with different moves (reported).
+    ambiguous: bool,
 }
 
 /// How far a game was converted.
@@ -147,6 +149,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
                     counts.incomplete += u64::from(done.outcome == Outcome::Incomplete);
                     counts.failed += u64::from(done.outcome == Outcome::Failed);
                     counts.skipped += u64::from(done.outcome == Outcome::Skipped);
+                    counts.ambiguous += u64::from(done.ambiguous);
                     let reported = bar.suspend(|| -> io::Result<()> {
                         for f in &done.errors {
                             report.finding(&name, f)?;
@@ -219,6 +222,7 @@ struct Counts {
     incomplete: u64,
     failed: u64,
     skipped: u64,
+    ambiguous: u64,
 }
 
 impl Counts {
@@ -234,6 +238,12 @@ impl Counts {
             parts.push(format!(
                 "{} over a reader limit keep only their tags (movetext skipped)",
                 self.skipped
+            ));
+        }
+        if self.ambiguous > 0 {
+            parts.push(format!(
+                "{} read legally in two languages were converted from the first (choose with --from)",
+                self.ambiguous
             ));
         }
         if self.failed > 0 {
@@ -266,13 +276,21 @@ fn convert_guarded(
         // A move recorded after the game's end that is no move in the language read
         // keeps its text: the game is not wholly converted, and the finding says where.
         let unread = converted.unread > 0;
+        // A game two languages read legally was converted from the first: the note
+        // that names both is reported, never a silent guess.
+        let ambiguous = converted.lang_ambiguous;
         Done {
             bytes: encoded,
             errors: converted
                 .findings
                 .into_iter()
-                .filter(|f| stops_replay(f.code) || (unread && f.code == Code::MoveAfterGameEnd))
+                .filter(|f| {
+                    stops_replay(f.code)
+                        || (unread && f.code == Code::MoveAfterGameEnd)
+                        || (ambiguous && f.code == Code::NotationLanguage)
+                })
                 .collect(),
+            ambiguous,
             outcome: if game.skipped_bytes() > 0 {
                 Outcome::Skipped
             } else if converted.complete && !unread {
@@ -309,6 +327,7 @@ fn guarded(
         bytes: unchanged(game, encoding),
         errors: vec![finding],
         outcome: Outcome::Failed,
+        ambiguous: false,
     }
 }
 

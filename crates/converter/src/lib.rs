@@ -28,6 +28,7 @@
 #![warn(missing_docs)]
 
 use planilla_core::Role;
+use planilla_core::detect::by_letters;
 use planilla_core::san::{Lang, San, SanKind};
 use planilla_parser::{Game, TokenKind};
 use planilla_validator::{Code, Config, Finding, PlayedMove, Rules, check_game_recording};
@@ -73,6 +74,10 @@ pub struct Converted {
     /// they mean depends on the language they are read in. Every other move
     /// after the end is written canonically, as it reads.
     pub unread: u32,
+    /// Whether two languages read the game legally with different moves: it was
+    /// converted from the first, and `findings` holds the `notation-language` finding
+    /// that names both.
+    pub lang_ambiguous: bool,
     /// Where each token of `text` came from: its offset in `text` and its
     /// byte offset in the game (to place a character the output encoding
     /// cannot hold).
@@ -88,7 +93,16 @@ pub fn convert_game(game: &Game, options: &Options) -> Converted {
     let mut findings = Vec::new();
     let mut played: Vec<PlayedMove> = Vec::new();
     let stats = check_game_recording(game, &config, &mut findings, Some(&mut played));
-    let from = stats.lang.or(options.from).unwrap_or(Lang::En);
+    // A game that was not replayed (an invalid FEN, an unsupported variant) is
+    // translated letter by letter, in the language its letters name.
+    let from = stats
+        .lang
+        .or(options.from)
+        .or_else(|| {
+            let moves = game.tokens().iter().filter(|t| t.kind == TokenKind::San);
+            by_letters(moves.map(|t| game.token_bytes(t)))
+        })
+        .unwrap_or(Lang::En);
     // Where the replay stopped at a move it could not play (or never
     // started), the contract keeps the rest as written, letters translated.
     let stopped = findings.iter().any(|f| stops_replay(f.code));
@@ -147,6 +161,7 @@ pub fn convert_game(game: &Game, options: &Options) -> Converted {
         findings,
         complete: !stopped,
         unread,
+        lang_ambiguous: stats.lang_ambiguous,
         origins,
     }
 }

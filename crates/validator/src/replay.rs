@@ -29,6 +29,9 @@ pub struct GameStats {
     pub plies: u64,
     /// The notation language the game was read in.
     pub lang: Option<Lang>,
+    /// Whether two languages replay the main line legally with different moves: the
+    /// game was read in the first of them, and a `notation-language` finding says so.
+    pub lang_ambiguous: bool,
 }
 
 /// A written move that replayed, for tools that rewrite it (the converter): its
@@ -464,6 +467,8 @@ pub struct GameChecker<'g> {
     played: Option<&'g mut Vec<PlayedMove>>,
     /// The piece letters of the moves replayed so far (see [`GameChecker::replay`]).
     letters: Letters,
+    /// Two languages read the game legally (see [`GameStats::lang_ambiguous`]).
+    lang_ambiguous: bool,
 }
 
 /// Checks `game`, appending findings to `out`.
@@ -487,11 +492,13 @@ pub fn check_game_recording(
         plies: 0,
         played,
         letters: Letters::default(),
+        lang_ambiguous: false,
     };
     let replayed = checker.run();
     GameStats {
         plies: checker.plies,
         lang: replayed.then_some(checker.lang),
+        lang_ambiguous: checker.lang_ambiguous,
     }
 }
 
@@ -638,7 +645,10 @@ impl GameChecker<'_> {
             self.plies = plies;
         }
         self.lang = self.detect_language(&start);
-        if let Some(note) = self.language_note() {
+        // An ambiguous game's note already names the language it was read in.
+        if !self.lang_ambiguous
+            && let Some(note) = self.language_note()
+        {
             self.out.push(note);
         }
         self.replay(start);
@@ -721,6 +731,7 @@ impl GameChecker<'_> {
                     langs[0].name()
                 );
                 self.game_note(Code::NotationLanguage, first as usize, message);
+                self.lang_ambiguous = true;
                 langs[0]
             }
         }
