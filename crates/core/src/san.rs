@@ -568,7 +568,7 @@ impl San {
                 promotion,
                 ..
             } if !self.forms.contains(Forms::LONG_ALGEBRAIC) => {
-                resolve_direct(pos, role, from_mask(file, rank), to, promotion)
+                resolve_direct(pos, role, from_mask(role, file, rank, to), to, promotion)
             }
             _ => None,
         }
@@ -828,7 +828,14 @@ fn reaching(pos: &Position, role: Role, to: Square, capture_hint: bool) -> Bitbo
     }
 }
 
-fn from_mask(file: Option<File>, rank: Option<Rank>) -> Bitboard {
+/// The squares a written move of `role` to `to` may depart from: the written file and
+/// rank. A pawn move with no file written is a push along the file it lands on: a
+/// pawn capture always names its departure file (`d5` never means `exd5`).
+fn from_mask(role: Role, file: Option<File>, rank: Option<Rank>, to: Square) -> Bitboard {
+    let file = match (role, file) {
+        (Role::Pawn, None) => Some(to.file()),
+        _ => file,
+    };
     file.map_or(Bitboard::FULL, Bitboard::from_file)
         & rank.map_or(Bitboard::FULL, Bitboard::from_rank)
 }
@@ -889,10 +896,11 @@ impl San {
                 {
                     return Ok(m);
                 }
-                if let Some(m) = resolve_direct(pos, role, from_mask(file, rank), to, promotion) {
+                let from = from_mask(role, file, rank, to);
+                if let Some(m) = resolve_direct(pos, role, from, to, promotion) {
                     return Ok(m);
                 }
-                pos.legal_moves_to(role, from_mask(file, rank), to, list);
+                pos.legal_moves_to(role, from, to, list);
                 let last_rank = to.rank() == pos.turn().other().back_rank();
                 if role == Role::Pawn && last_rank {
                     match promotion {
@@ -1135,7 +1143,7 @@ fn diagnose(
         return IllegalReason::NoPiece(role);
     }
     let pawn_capture = role == Role::Pawn && (capture || file.is_some_and(|f| f != to.file()));
-    let reach = reaching(pos, role, to, pawn_capture) & from_mask(file, rank);
+    let reach = reaching(pos, role, to, pawn_capture) & from_mask(role, file, rank, to);
     if reach.is_empty() {
         return IllegalReason::NoPieceReaches(role, to);
     }

@@ -107,6 +107,12 @@ illegal! {
     castle_no_right: "4k3/8/8/8/8/8/8/4K2R w - - 0 1", En, "O-O" => IllegalReason::Castling(_),
     missing_promotion: PROMO, En, "cxd8" => IllegalReason::MissingPromotion,
     not_a_promotion: START, En, "e4=Q" => IllegalReason::NotAPromotion,
+    // A pawn move with no file written is a push: `d5` never names `exd5`, `e6` never
+    // the en-passant capture `dxe6`, and a pawn beside the square is no reason to
+    // blame a check.
+    pawn_push_onto_a_piece: "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", En, "d5" => IllegalReason::NoPieceReaches(Role::Pawn, _),
+    pawn_push_for_en_passant: "rnbqkbnr/ppp2ppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3", En, "d6" => IllegalReason::NoPieceReaches(Role::Pawn, _),
+    pawn_push_beside_a_pawn: "rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2", En, "e5" => IllegalReason::NoPieceReaches(Role::Pawn, _),
 }
 
 #[test]

@@ -667,7 +667,7 @@ impl Lexer {
                 TokenKind::EnPassantMark,
                 en_passant_len(rest, encoding).unwrap_or(1),
             ),
-            b'A'..=b'Z' | b'a'..=b'h' | b'o' => match san_len(rest, encoding) {
+            b'A'..=b'Z' | b'a'..=b'h' | b'o' | b'k'..=b't' => match san_len(rest, encoding) {
                 Some(len) => (TokenKind::San, len),
                 None => (TokenKind::Unknown, word_len(rest, encoding)),
             },
@@ -1172,6 +1172,13 @@ fn is_piece_letter(b: u8) -> bool {
     b.is_ascii_uppercase()
 }
 
+/// A piece letter written in lower case (`nf3`, Spanish `tc1`) that is no file letter:
+/// the letters of the languages in notation-and-rules.md past `h`, but `o` (castling)
+/// and `x` (a capture). The move parser reads them and notes the form.
+fn is_lowercase_piece_letter(b: u8) -> bool {
+    matches!(b, b'k' | b'l' | b'n' | b'p' | b'q' | b'r' | b's' | b't')
+}
+
 /// Length of a figurine (U+2654..=U+265F) at the start of `s`.
 fn figurine_len(s: &[u8], encoding: Encoding) -> Option<usize> {
     if encoding.single_byte() {
@@ -1333,7 +1340,7 @@ pub(crate) fn san_len(s: &[u8], encoding: Encoding) -> Option<usize> {
     let mut i = 0;
     let mut piece = false;
     match *s.first()? {
-        b if is_piece_letter(b) => {
+        b if is_piece_letter(b) || is_lowercase_piece_letter(b) => {
             i = 1;
             piece = true;
         }

@@ -57,6 +57,10 @@ token_cases! {
         "san Ng1-f3", "san e2xd3", "san e2e4", "san e7e8q", "san d7d8b", "san Bb4xNc3",
         "san --", "san Z0",
     ];
+    lower_case_piece_letters: b"nf3 nxc6 qh5+ kxe2 tc1 rd1 pe4 o-o time" => [
+        "san nf3", "san nxc6", "san qh5+", "san kxe2", "san tc1", "san rd1", "san pe4", "san o-o",
+        "unknown time",
+    ];
     figurines: "♘f3 ♞xc6 e8=♕+ ♔h1".as_bytes() => [
         "san ♘f3", "san ♞xc6", "san e8=♕+", "san ♔h1",
     ];
