@@ -457,3 +457,26 @@ fn unreplayed_and_ambiguous_games_are_translated_and_reported() {
         String::from_utf8_lossy(&back.stdout)
     );
 }
+
+/// An en-passant mark at the start of a line goes without taking the line break with
+/// it, and a check or mate mark written apart from its move (`Axf7 +`, `Dxe6 ++`) is
+/// part of the move: the canonical move carries the right mark, nothing is doubled.
+#[test]
+fn marks_written_apart_from_their_moves() {
+    let out = convert(&["corpora/convert/marks-apart.pgn"]);
+    assert_eq!(out.status.code(), Some(0));
+    golden("marks-apart.en.pgn", &out.stdout);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("3. exd6\nexd6 4. Bc4"), "{text}");
+    assert!(text.contains("5. Bxf7+ Kxf7"), "{text}");
+    assert!(text.contains("8. Qxe6+ 1-0"), "{text}");
+    // With CRLF line ends, the CRLF stays.
+    let crlf = std::fs::read_to_string(root().join("corpora/convert/marks-apart.pgn"))
+        .unwrap()
+        .replace('\n', "\r\n");
+    let out = planilla_stdin(&["convert", "-"], crlf.as_bytes());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        text.replace('\n', "\r\n")
+    );
+}
