@@ -776,6 +776,10 @@ impl GameChecker<'_> {
             })
         } else if start.is_insufficient_material() {
             Some(End::DeadPosition)
+        } else if rules.automatic_draws() && start.halfmove_clock() >= 150 {
+            // Set up with 75 moves of each side already played without a pawn move
+            // or capture: drawn before the first move.
+            Some(End::SeventyFive)
         } else {
             None
         };
