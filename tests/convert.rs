@@ -459,7 +459,7 @@ fn unreplayed_and_ambiguous_games_are_translated_and_reported() {
 }
 
 /// An en-passant mark at the start of a line goes without taking the line break with
-/// it, and a check or mate mark written apart from its move (`Axf7 +`, `Dxe6 ++`) is
+/// it, a check mark after the en-passant mark is the move's, and a check or mate mark written apart from its move (`Axf7 +`, `Dxe6 ++`) is
 /// part of the move: the canonical move carries the right mark, nothing is doubled.
 #[test]
 fn marks_written_apart_from_their_moves() {
@@ -470,6 +470,8 @@ fn marks_written_apart_from_their_moves() {
     assert!(text.contains("3. exd6\nexd6 4. Bc4"), "{text}");
     assert!(text.contains("5. Bxf7+ Kxf7"), "{text}");
     assert!(text.contains("8. Qxe6+ 1-0"), "{text}");
+    // A mark after `a.p.` is the move's: `dxe3 a.p.+` is `dxe3+`.
+    assert!(text.contains("1... dxe3+ 2. Kxe3 Kd7 *"), "{text}");
     // With CRLF line ends, the CRLF stays.
     let crlf = std::fs::read_to_string(root().join("corpora/convert/marks-apart.pgn"))
         .unwrap()

@@ -333,6 +333,9 @@ fn strip_en_passant(s: &[u8]) -> Option<&[u8]> {
         b"a.p.",
         b"e. p.",
         b"a. p.",
+        // With a NO-BREAK SPACE (U+00A0, as decoded text holds it).
+        b"e.\xc2\xa0p.",
+        b"a.\xc2\xa0p.",
         b"e.p",
         b"a.p",
         b"ep",

@@ -56,6 +56,9 @@ legal! {
     ep_glued_es: EP, Es, "exf6a.p." => "e5f6";
     ep_spaced_es: EP, Es, "exf6 a. p." => "e5f6";
     ep_nbsp_es: EP, Es, "exf6\u{a0}a.p." => "e5f6";
+    ep_nbsp_inner_es: EP, Es, "exf6 a.\u{a0}p." => "e5f6";
+    ep_mark_then_check_es: EP, Es, "exf6 a.p.+" => "e5f6";
+    ep_glued_then_check_es: EP, Es, "exf6a.p.+" => "e5f6";
     promo_eq: PROMO, En, "cxd8=Q+" => "c7d8q";
     promo_bare_es: PROMO, Es, "cxd8D+" => "c7d8q";
     promo_parens: PROMO, En, "cxd8(N)" => "c7d8n";

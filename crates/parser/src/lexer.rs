@@ -1114,14 +1114,20 @@ fn evaluation_len(s: &[u8], encoding: Encoding) -> Option<usize> {
     end_ok.then_some(i)
 }
 
-/// `e.p.`, `a.p.`, `e. p.`, `a. p.` (final dot optional), ending at a token end.
+/// `e.p.`, `a.p.`, `e. p.`, `a. p.` (final dot optional; the inner space may be a
+/// NO-BREAK SPACE), then the move's check or mate mark if it comes after (`dxe3 a.p.+`),
+/// ending at a token end.
 pub(crate) fn en_passant_len(s: &[u8], encoding: Encoding) -> Option<usize> {
     if s.len() < 3 || !matches!(s[0], b'a' | b'e') || s[1] != b'.' {
         return None;
     }
     let mut i = 2;
-    if s.get(i) == Some(&b' ') {
+    if s[i] == b' ' {
         i += 1;
+    } else if s[i] >= 0x80
+        && let Some(('\u{a0}', len)) = char_at(&s[i..], encoding)
+    {
+        i += len;
     }
     if s.get(i) != Some(&b'p') {
         return None;
@@ -1129,6 +1135,11 @@ pub(crate) fn en_passant_len(s: &[u8], encoding: Encoding) -> Option<usize> {
     i += 1;
     if s.get(i) == Some(&b'.') {
         i += 1;
+    }
+    let mut marks = 0;
+    while marks < 2 && matches!(s.get(i), Some(b'+' | b'#')) {
+        i += 1;
+        marks += 1;
     }
     let end_ok = match s.get(i) {
         None => true,

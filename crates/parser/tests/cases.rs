@@ -53,6 +53,10 @@ token_cases! {
         "san d8D", "san exd6", "en-passant a.p.", "san exd6", "en-passant a.p.", "san exd6",
         "en-passant a. p.", "en-passant e.p.", "san Txd8++", "san Cgxf3",
     ];
+    en_passant_with_marks: b"dxe3 a.p.+ dxe3a.p.# exd6 a.\xc2\xa0p. exd6 e.p.++" => [
+        "san dxe3", "en-passant a.p.+", "san dxe3", "en-passant a.p.#", "san exd6",
+        "en-passant a.\u{a0}p.", "san exd6", "en-passant e.p.++",
+    ];
     long_algebraic_and_uci: b"Ng1-f3 e2xd3 e2e4 e7e8q d7d8b Bb4xNc3 -- Z0" => [
         "san Ng1-f3", "san e2xd3", "san e2e4", "san e7e8q", "san d7d8b", "san Bb4xNc3",
         "san --", "san Z0",
