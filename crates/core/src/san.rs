@@ -222,7 +222,7 @@ forms! {
     /// Promotion without `=`: `e8Q`, Spanish `d8D`.
     PROMOTION_BARE = 2, "promotion without '='";
     /// Promotion in parentheses or after a slash: `e8(Q)`, `e8/Q`.
-    PROMOTION_OTHER = 3, "promotion not written '=Q'";
+    PROMOTION_OTHER = 3, "promotion in parentheses or after a slash";
     /// An en-passant mark: `e.p.` or Spanish `a.p.`.
     EN_PASSANT_MARK = 4, "en-passant mark";
     /// A piece letter in lower case.

@@ -1378,10 +1378,27 @@ impl GameChecker<'_> {
     fn notation_findings(&mut self, san: &San, notation: &Notation, m: &Move, site: &Site) {
         let before = site.before;
         let spanish = self.lang == Lang::Es;
-        let canonical = SanPlus::from_move(before, m).to_string_in(self.lang);
+        let canonical_san = SanPlus::from_move(before, m);
+        let canonical = canonical_san.to_string_in(self.lang);
         let mut found: Vec<(Code, String)> = Vec::new();
         match notation.disambiguation {
             Disambiguation::Right => {}
+            // Another piece reaches the square, but less than what is written tells
+            // them apart (`Nb1d2` where the file is enough).
+            Disambiguation::Redundant
+                if matches!(
+                    canonical_san.san.kind,
+                    SanKind::Normal { file, rank, .. } if file.is_some() || rank.is_some()
+                ) =>
+            {
+                found.push((
+                    Code::RedundantDisambiguation,
+                    format!(
+                        "more of the departure square than the other piece that reaches {} needs: write {canonical}",
+                        m.to()
+                    ),
+                ))
+            }
             Disambiguation::Redundant => found.push((
                 Code::RedundantDisambiguation,
                 format!("no other piece can go to {}: write {canonical}", m.to()),
