@@ -482,3 +482,23 @@ fn marks_written_apart_from_their_moves() {
         text.replace('\n', "\r\n")
     );
 }
+
+/// A game converted in full but with a syntax error in its text (a stray token) keeps
+/// the text as read, and the error reported on standard error sets the status to 1, as
+/// `check` does.
+#[test]
+fn a_syntax_error_is_reported_and_sets_the_status() {
+    let input = b"[Event \"x\"]\n\n1. e4 @@ e5 2. Cf3 *\n";
+    let out = planilla_stdin(&["convert", "-"], input);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "[Event \"x\"]\n\n1. e4 @@ e5 2. Nf3 *\n"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("<stdin>:3:7: error[syntax-error] game 1: unexpected '@@'"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("1 have errors in their text"), "{stderr}");
+}

@@ -8,7 +8,7 @@ use anyhow::bail;
 use clap::Args;
 use planilla_converter::{Converted, Options, OutputEncoding, Unencodable, convert_game, encode};
 use planilla_core::san::Lang;
-use planilla_validator::{Code, Finding, Rules, internal_error, panic_message};
+use planilla_validator::{Code, Finding, Rules, Severity, internal_error, panic_message};
 use std::io::{self, BufWriter, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -150,6 +150,12 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
                     counts.failed += u64::from(done.outcome == Outcome::Failed);
                     counts.skipped += u64::from(done.outcome == Outcome::Skipped);
                     counts.ambiguous += u64::from(done.ambiguous);
+                    // Converted in full, but with an error in its text (a syntax
+                    // error: the text is kept as read).
+                    counts.flawed += u64::from(
+                        done.outcome == Outcome::Converted
+                            && done.errors.iter().any(|f| f.severity() == Severity::Error),
+                    );
                     let reported = bar.suspend(|| -> io::Result<()> {
                         for f in &done.errors {
                             report.finding(&name, f)?;
@@ -203,7 +209,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     counts.summarize();
     Ok(if input_failed {
         ExitCode::from(2)
-    } else if counts.incomplete + counts.failed + counts.skipped > 0 {
+    } else if counts.incomplete + counts.failed + counts.skipped + counts.flawed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -223,6 +229,7 @@ struct Counts {
     failed: u64,
     skipped: u64,
     ambiguous: u64,
+    flawed: u64,
 }
 
 impl Counts {
@@ -238,6 +245,12 @@ impl Counts {
             parts.push(format!(
                 "{} over a reader limit keep only their tags (movetext skipped)",
                 self.skipped
+            ));
+        }
+        if self.flawed > 0 {
+            parts.push(format!(
+                "{} have errors in their text, reported above and kept as read",
+                self.flawed
             ));
         }
         if self.ambiguous > 0 {
