@@ -452,11 +452,22 @@ fn parse_general(bytes: &[u8], lang: Lang) -> Result<San, SanParseError> {
         promotion = Some(promo_letter(*c, &mut forms).ok_or(parse_err("bad promotion piece"))?);
         forms |= Forms::PROMOTION_OTHER;
         rest = head;
+    } else if let [head @ .., b'(', a, b, c, b')'] = rest
+        && let Some(role) = figurine_role(&[*a, *b, *c])
+    {
+        // A figurine in parentheses: `b8(♕)`.
+        promotion = Some(role);
+        forms |= Forms::PROMOTION_OTHER;
+        rest = head;
     } else if rest.len() >= 4 && figurine_role(&rest[rest.len() - 3..]).is_some() {
         promotion = figurine_role(&rest[rest.len() - 3..]);
         rest = &rest[..rest.len() - 3];
         match rest {
             [head @ .., b'='] => rest = head,
+            [head @ .., b'/'] => {
+                forms |= Forms::PROMOTION_OTHER;
+                rest = head;
+            }
             _ => forms |= Forms::PROMOTION_BARE,
         }
     } else if let [head @ .., sep, c] = rest {

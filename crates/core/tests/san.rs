@@ -63,6 +63,8 @@ legal! {
     promo_bare_es: PROMO, Es, "cxd8D+" => "c7d8q";
     promo_parens: PROMO, En, "cxd8(N)" => "c7d8n";
     promo_slash: PROMO, En, "cxd8/R" => "c7d8r";
+    promo_figurine_parens: PROMO, Figurine, "cxd8(♕)" => "c7d8q";
+    promo_figurine_slash: PROMO, Figurine, "cxd8/♘" => "c7d8n";
     promo_es_eq: PROMO, Es, "cxd8=C" => "c7d8n";
     promo_push_under: PROMO, En, "c8=N" => "c7c8n";
     promo_uci: PROMO, En, "c7d8q" => "c7d8q";

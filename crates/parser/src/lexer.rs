@@ -1440,6 +1440,13 @@ fn promotion_end(s: &[u8], i: usize, encoding: Encoding) -> usize {
         {
             j + 3
         }
+        // A figurine in parentheses: `b8(♕)`.
+        Some(b'(') if s.get(j + 1).is_some_and(|&b| b >= 0x80) => {
+            match figurine_len(&s[j + 1..], encoding) {
+                Some(len) if s.get(j + 1 + len) == Some(&b')') => j + 2 + len,
+                _ => i,
+            }
+        }
         Some(&b) if is_piece_letter(b) => j + 1,
         Some(&b) if b >= 0x80 => figurine_len(&s[j..], encoding).map_or(i, |len| j + len),
         Some(b'q' | b'r' | b'b' | b'n') if !marked && is_token_end(s, j + 1, encoding) => j + 1,

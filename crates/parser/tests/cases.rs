@@ -65,8 +65,8 @@ token_cases! {
         "san nf3", "san nxc6", "san qh5+", "san kxe2", "san tc1", "san rd1", "san pe4", "san o-o",
         "unknown time",
     ];
-    figurines: "♘f3 ♞xc6 e8=♕+ ♔h1".as_bytes() => [
-        "san ♘f3", "san ♞xc6", "san e8=♕+", "san ♔h1",
+    figurines: "♘f3 ♞xc6 e8=♕+ ♔h1 b8(♕) b8/♘+".as_bytes() => [
+        "san ♘f3", "san ♞xc6", "san e8=♕+", "san ♔h1", "san b8(♕)", "san b8/♘+",
     ];
     glyphs_and_nags: "e4! e5? Nf3!! Nc6?? Bb5!? a6?! $1 $146 ± ∓ = += +- ∞".as_bytes() => [
         "san e4", "glyph !", "san e5", "glyph ?", "san Nf3", "glyph !!", "san Nc6", "glyph ??",
