@@ -385,6 +385,18 @@ impl Game {
                     pieces.add(index, token, &self.tags, bytes);
                 }
             }
+            // The separators too: a NO-BREAK SPACE written as byte 0xA0.
+            for gap in self
+                .all_tokens()
+                .filter(|t| t.kind == TokenKind::Whitespace)
+            {
+                let piece = &bytes[gap.span()];
+                if !piece.is_ascii()
+                    && (choice.single_byte() || std::str::from_utf8(piece).is_err())
+                {
+                    pieces.add_space(&gap);
+                }
+            }
         }
         info.single_byte_pieces = pieces.count;
         self.encoding = info;
@@ -512,9 +524,19 @@ struct PieceReport {
     tag_names: Vec<String>,
     comments: u32,
     other: u32,
+    spaces: u32,
 }
 
 impl PieceReport {
+    /// A space between tokens (which is no token) decoded as Windows-1252.
+    fn add_space(&mut self, gap: &Token) {
+        if self.count == 0 || gap.start < self.first.start {
+            self.first = gap.start..gap.end;
+        }
+        self.count += 1;
+        self.spaces += 1;
+    }
+
     fn add(&mut self, index: usize, token: &Token, tags: &[TagSpans], bytes: &[u8]) {
         if self.count == 0 {
             self.first = token.start..token.end;
@@ -550,6 +572,13 @@ impl PieceReport {
         }
         if self.other > 0 {
             parts.push(plural(self.other, "other token", "other tokens"));
+        }
+        if self.spaces > 0 {
+            parts.push(plural(
+                self.spaces,
+                "space between tokens",
+                "spaces between tokens",
+            ));
         }
         parts.join(", ")
     }
