@@ -481,7 +481,9 @@ impl Lexer {
             } else if !self.has_content {
                 self.has_content = true;
             }
-            last_was_result = kind == TokenKind::Result;
+            // A result inside a variation (an annotator's `30. Qh8# 1-0)`) ends no game:
+            // a move on the next line goes on with the variation.
+            last_was_result = kind == TokenKind::Result && self.depth == 0;
             tokens.push(token(kind, pos, end));
             pos = end;
             // The token limit is checked after every token but those of a run of moves

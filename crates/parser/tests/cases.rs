@@ -176,6 +176,18 @@ fn games_without_tags_split_after_results() {
     );
 }
 
+/// A result that ends a line inside a variation (an annotator's `30. Qh8# 1-0)`) ends
+/// no game: the move on the next line goes on with the variation.
+#[test]
+fn a_result_inside_a_variation_ends_no_game() {
+    let games = read_all(
+        b"[Event \"a\"]\n\n1. e4 (1. d4 d5 2. c4 1-0\n2. Nc3) e5 *\n\n[Event \"b\"]\n\n1. d4 *\n",
+        ReaderBuilder::new(),
+    );
+    assert_eq!(games.len(), 2);
+    assert!(games[0].findings().is_empty(), "{:?}", games[0].findings());
+}
+
 #[test]
 fn unterminated_comment_does_not_swallow_the_next_game() {
     let input = b"[Event \"a\"]\n\n1. e4 {oops\n\n[Event \"b\"]\n\n1. d4 *\n";
