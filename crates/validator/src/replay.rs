@@ -1252,6 +1252,24 @@ impl GameChecker<'_> {
                 &[],
             );
         }
+        // A Result tag that is no result at all (`1-1`, `draw`, `?`) disagrees with the
+        // movetext's result too: PGN allows only the four.
+        if let Some((t, m)) = marker
+            && tag.is_none()
+            && let Some(written) = game.tag("Result")
+        {
+            self.push(
+                Code::ResultMismatch,
+                t.start as usize,
+                None,
+                None,
+                format!(
+                    "the Result tag '{written}' is no result (1-0, 0-1, 1/2-1/2 or *); the movetext ends with {m}"
+                ),
+                None,
+                &[],
+            );
+        }
 
         let drawn = result == Some("1/2-1/2");
         let finished = result.is_some_and(|r| r != "*");
