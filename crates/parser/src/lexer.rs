@@ -669,7 +669,8 @@ impl Lexer {
                 TokenKind::EnPassantMark,
                 en_passant_len(rest, encoding).unwrap_or(1),
             ),
-            b'A'..=b'Z' | b'a'..=b'h' | b'o' | b'k'..=b't' => match san_len(rest, encoding) {
+            // `k`-`t`: castling `o-o` and the lower-case piece letters (`nf3`).
+            b'A'..=b'Z' | b'a'..=b'h' | b'k'..=b't' => match san_len(rest, encoding) {
                 Some(len) => (TokenKind::San, len),
                 None => (TokenKind::Unknown, word_len(rest, encoding)),
             },
