@@ -665,6 +665,9 @@ impl Lexer {
                 Some(len) => (TokenKind::Glyph, len),
                 None => (TokenKind::Unknown, word_len(rest, encoding)),
             },
+            // A mate mark written apart from its move (`Qxf7 #`): the replay joins it to
+            // the move before it, as it does `+` and `++`.
+            b'#' if is_token_end(rest, 1, encoding) => (TokenKind::Glyph, 1),
             b'a' | b'e' if en_passant_len(rest, encoding).is_some() => (
                 TokenKind::EnPassantMark,
                 en_passant_len(rest, encoding).unwrap_or(1),

@@ -437,6 +437,11 @@ fn normalise_result(text: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether `token` is a check or mate mark on its own (`+`, `++`, `#`).
+fn is_check_mark(game: &Game, token: &Token) -> bool {
+    token.kind == TokenKind::Glyph && matches!(game.token_bytes(token), b"+" | b"++" | b"#")
+}
+
 /// Variant tag values that mean standard chess or Chess960.
 fn supported_variant(name: &str) -> bool {
     let n: String = name
@@ -790,6 +795,8 @@ impl GameChecker<'_> {
         let mut threefold: Option<Chance> = None;
         let mut fifty: Option<Chance> = None;
         let mut result_marker: Option<(Token, &'static str)> = None;
+        // The last main-line token that counts was a result (`result_marker`).
+        let mut result_since_move = false;
         let mut last_main_ply = 0u32;
         self.letters = Letters::default();
         let bytes = game.bytes();
@@ -869,18 +876,46 @@ impl GameChecker<'_> {
                 TokenKind::Result if lines.len() == 1 => {
                     let text = game.decode(token.span());
                     if let Some(r) = normalise_result(&text) {
+                        if result_since_move && let Some((first, _)) = result_marker {
+                            self.stray(first, "a second result follows this one");
+                        }
                         result_marker = Some((token, r));
+                        result_since_move = true;
                     }
                 }
+                // Marks that follow no move (a move joins the marks after it).
+                TokenKind::EnPassantMark => {
+                    self.stray(token, "an en-passant mark that follows no move");
+                }
+                TokenKind::Glyph if is_check_mark(game, &token) => {
+                    self.stray(token, "a check or mate mark that follows no move");
+                }
                 TokenKind::San => {
-                    // An en-passant mark after the move belongs to it (whitespace is
-                    // no token: see `Game::tokens`).
+                    // An en-passant mark after the move belongs to it, and so does a
+                    // check or mate mark written apart (`Cf3 +`, `Dxf7 ++`): whitespace
+                    // is no token (see `Game::tokens`).
                     let mut end = token.end;
                     if let Some(mark) = tokens.get(i)
                         && mark.kind == TokenKind::EnPassantMark
                     {
                         end = mark.end;
                         i += 1;
+                    }
+                    if let Some(mark) = tokens.get(i)
+                        && is_check_mark(game, mark)
+                    {
+                        end = mark.end;
+                        i += 1;
+                    }
+                    if lines.len() == 1
+                        && result_since_move
+                        && let Some((marker, _)) = result_marker
+                    {
+                        result_since_move = false;
+                        self.stray(
+                            marker,
+                            "a result in the middle of the moves: more moves follow it",
+                        );
                     }
                     let main = lines.len() == 1;
                     let depth = lines.len() - 1;
@@ -915,11 +950,22 @@ impl GameChecker<'_> {
         (self.letters.used, self.letters.figurines)
     }
 
+    /// Reports a token that PGN does not allow where it stands, as a syntax error (the
+    /// replay goes on).
+    #[cold]
+    fn stray(&mut self, token: Token, what: &str) {
+        let text = self.game.decode(token.span());
+        let message = format!("'{}': {what}", text.escape_debug());
+        self.game_note(Code::SyntaxError, token.start as usize, message);
+    }
+
     /// The move number and the move as written (`12... Nxe5`, `Nxe5`), built
     /// only when a finding is reported.
     fn describe(&self, site: &Site) -> (String, String) {
+        // A mark after the move may stand past a line break (`exd6` / `a.p.+`): one
+        // space for any run of them, so that a finding stays on one line.
         let written = self.game.decode(site.at..site.at + site.len);
-        let written = written.trim_end().to_string();
+        let written = written.split_whitespace().collect::<Vec<_>>().join(" ");
         let dots = if site.before.turn() == Color::White {
             "."
         } else {
