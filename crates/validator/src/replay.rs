@@ -9,7 +9,7 @@ use planilla_core::san::{
     CaptureMark, CheckMark, Disambiguation, Forms, Lang, Notation, San, SanError, SanKind,
     SanParseError, SanPlus, Suffix,
 };
-use planilla_core::{Color, Move, MoveList, Position, Square, Validation};
+use planilla_core::{Color, Move, MoveKind, MoveList, Position, Square, Validation};
 use planilla_parser::encoding::decode;
 use planilla_parser::{FindingKind, Game, Token, TokenKind};
 
@@ -1490,6 +1490,16 @@ impl GameChecker<'_> {
                 format!("'x' on a move that captures nothing: {canonical}"),
             )),
         }
+        // `e.p.`/`a.p.` on a move that is no en-passant capture (on a scoresheet, often a
+        // sign that the move before was copied wrong).
+        let wrong_en_passant = notation.forms.contains(Forms::EN_PASSANT_MARK)
+            && !matches!(m.kind(), MoveKind::EnPassant);
+        if wrong_en_passant {
+            found.push((
+                Code::CaptureMark,
+                format!("an en-passant mark on a move that is no en-passant capture: {canonical}"),
+            ));
+        }
         match notation.check {
             CheckMark::Right => {}
             CheckMark::DoublePlusForMate if spanish => {}
@@ -1529,6 +1539,9 @@ impl GameChecker<'_> {
             }
         }
         let mut forms = notation.forms.without(Forms::NULL_MOVE);
+        if wrong_en_passant {
+            forms = forms.without(Forms::EN_PASSANT_MARK);
+        }
         if spanish {
             forms = forms
                 .without(Forms::CASTLE_ZEROS)
