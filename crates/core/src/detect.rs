@@ -149,14 +149,20 @@ fn letter_candidates(moves: &[&[u8]], others: (u32, bool)) -> Vec<Lang> {
     if figurines {
         order.rotate_right(1);
     }
-    order
+    let readers: Vec<Lang> = order
         .into_iter()
         .filter(|&lang| {
             moves.iter().all(|m| {
                 San::parse(m, lang).is_ok() || Lang::ALL.iter().all(|&l| San::parse(m, l).is_err())
             })
         })
-        .collect()
+        .collect();
+    if readers.is_empty() {
+        // Letters of two languages (a Spanish game with one English `B`): every
+        // language is replayed, and the one that goes furthest is chosen.
+        return order.to_vec();
+    }
+    readers
 }
 
 /// The languages whose letters include every used one, one per distinct
@@ -270,6 +276,11 @@ mod tests {
         // Spanish and Italian share every letter: the same moves, Spanish first.
         assert_eq!(detect_str("d4 d5 Dd3"), Detection::Lang(Lang::Es));
         assert_eq!(detect_str("♘f3 ♘f6"), Detection::Lang(Lang::Figurine));
+        // A Spanish game with one English letter: Spanish replays furthest.
+        assert_eq!(
+            detect_str("e4 e5 Cf3 Cc6 Ab5 a6 Ba4 Cf6"),
+            Detection::Lang(Lang::Es)
+        );
     }
 
     #[test]
