@@ -195,6 +195,30 @@ fn candidates_for(used: u32, figurines: bool) -> Vec<Lang> {
     out
 }
 
+/// The other languages that read the piece letters `used` (as [`letters_of`] gives
+/// them) exactly as `lang` does: Italian beside Spanish for `R D T A C`, Dutch beside
+/// German for `K D T L`. Empty when no letter is used.
+pub fn same_reading(lang: Lang, used: u32) -> Vec<Lang> {
+    if used == 0 {
+        return Vec::new();
+    }
+    Lang::ALL
+        .into_iter()
+        .filter(|&other| other != lang && used & !letter_mask(other) == 0)
+        .filter(|&other| {
+            let mut rest = used;
+            while rest != 0 {
+                let c = b'A' + rest.trailing_zeros() as u8;
+                if lang.role_of_letter(c) != other.role_of_letter(c) {
+                    return false;
+                }
+                rest &= rest - 1;
+            }
+            true
+        })
+        .collect()
+}
+
 /// Replays `moves` in `lang` from `start`; returns the moves played and
 /// whether the whole line replayed.
 fn replay(start: &Position, moves: &[&[u8]], lang: Lang, out: &mut Vec<Move>) -> bool {
@@ -281,6 +305,15 @@ mod tests {
             detect_str("e4 e5 Cf3 Cc6 Ab5 a6 Ba4 Cf6"),
             Detection::Lang(Lang::Es)
         );
+    }
+
+    #[test]
+    fn languages_that_read_the_same_letters() {
+        let used = |letters: &str| letters.bytes().fold(0u32, |m, c| m | 1 << (c - b'A'));
+        assert_eq!(same_reading(Lang::Es, used("RDTAC")), vec![Lang::It]);
+        assert_eq!(same_reading(Lang::De, used("KDTL")), vec![Lang::Nl]);
+        assert_eq!(same_reading(Lang::De, used("KDTLS")), vec![]);
+        assert_eq!(same_reading(Lang::Es, 0), vec![]);
     }
 
     #[test]

@@ -1016,6 +1016,13 @@ fn digit_token(s: &[u8], encoding: Encoding) -> (TokenKind, usize) {
     if s.get(digits) == Some(&b'.') {
         let dots = s[digits..].iter().take_while(|&&b| b == b'.').count();
         let end = digits + dots;
+        // A dash after the number, a scoresheet habit (`1.-e4`, `1.- e4`), belongs to it.
+        if s.get(end) == Some(&b'-')
+            && s.get(end + 1)
+                .is_some_and(|&b| b.is_ascii_alphabetic() || b == b' ')
+        {
+            return (TokenKind::MoveNumber, end + 1);
+        }
         if dots > 1 || s.get(end) != Some(&b' ') || s.get(end + 1) != Some(&b'.') {
             return (TokenKind::MoveNumber, end);
         }

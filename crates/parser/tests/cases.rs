@@ -42,6 +42,10 @@ token_cases! {
         "move-number 1.", "san e4", "move-number 1...", "san c5", "move-number 12.",
         "move-number 12...", "move-number 12…", "move-number 12 .", "move-number 7",
     ];
+    move_numbers_with_a_dash: b"1.-e4 e5 2.- Cf3 2...-Cc6" => [
+        "move-number 1.-", "san e4", "san e5", "move-number 2.-", "san Cf3", "move-number 2...-",
+        "san Cc6",
+    ];
     castling_forms: b"O-O O-O-O 0-0 0-0-0 0\xe2\x80\x930 O\xe2\x80\x94O O-O+ 0-0#" => [
         "san O-O", "san O-O-O", "san 0-0", "san 0-0-0", "san 0–0", "san O—O", "san O-O+",
         "san 0-0#",

@@ -4,6 +4,7 @@ use crate::finding::{Code, Finding};
 use crate::rules::Rules;
 use planilla_core::detect::{
     Detection, by_letters, by_letters_used, detect, first_letter, last_letters_verdict, letters_of,
+    same_reading,
 };
 use planilla_core::san::{
     CaptureMark, CheckMark, Disambiguation, Forms, Lang, Notation, San, SanError, SanKind,
@@ -650,13 +651,15 @@ impl GameChecker<'_> {
             self.plies = plies;
         }
         self.lang = self.detect_language(&start);
-        // An ambiguous game's note already names the language it was read in.
+        let at = self.out.len();
+        self.replay(start);
+        // Made after the replay, which collects the letters it names. An ambiguous
+        // game's note already names the language it was read in.
         if !self.lang_ambiguous
             && let Some(note) = self.language_note()
         {
-            self.out.push(note);
+            self.out.insert(at, note);
         }
-        self.replay(start);
     }
 
     /// The note that a game is written in another language than English.
@@ -674,11 +677,18 @@ impl GameChecker<'_> {
         Some(self.finding(Code::NotationLanguage, at, None, None, message, None, &[]))
     }
 
-    fn lang_name(&self) -> &'static str {
-        match self.lang {
-            Lang::Es => "Spanish (or Italian: the same letters)",
-            other => other.name(),
+    /// The language's name, and the others that read the game's letters the same way.
+    fn lang_name(&self) -> String {
+        let others = same_reading(self.lang, self.letters.used);
+        if others.is_empty() {
+            return self.lang.name().to_string();
         }
+        let others: Vec<&str> = others.iter().map(|l| l.name()).collect();
+        format!(
+            "{} (or {}: the same letters)",
+            self.lang.name(),
+            others.join(" or ")
+        )
     }
 
     /// Decides the language from the letters of every move and, where they leave two
