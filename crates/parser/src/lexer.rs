@@ -216,7 +216,29 @@ impl Lexer {
                 .push(syntax("unterminated variation", at, at + 1));
         }
         if let Some(at) = missing_result(data, sink.tokens, self.depth) {
-            sink.findings.push(syntax(MISSING_RESULT, at, at));
+            // Prose separates moves with `;`, which in PGN starts a comment to the end
+            // of the line: the result may stand in one.
+            let in_line_comment = sink.tokens.iter().any(|t| {
+                t.kind == TokenKind::LineComment
+                    && data.get(t.span()).is_some_and(|c| {
+                        c.windows(3).any(|w| w == b"1-0" || w == b"0-1")
+                            || c.windows(7).any(|w| w == b"1/2-1/2")
+                            || c.trim_ascii_end().ends_with(b"*")
+                    })
+            });
+            if in_line_comment {
+                let message = format!(
+                    "{MISSING_RESULT}; a ';' starts a comment to the end of its line, and a \
+                     result stands in one"
+                );
+                sink.findings.push(Finding::new(
+                    FindingKind::Syntax,
+                    Cow::Owned(message),
+                    at as u32..at as u32,
+                ));
+            } else {
+                sink.findings.push(syntax(MISSING_RESULT, at, at));
+            }
         }
         if self.unlisted > 0 {
             let at = self.first_unlisted;

@@ -180,6 +180,28 @@ fn games_without_tags_split_after_results() {
     );
 }
 
+/// Prose separates moves with `;`, which starts a comment to the end of the line: when
+/// the result stands in one, the missing-result finding says so.
+#[test]
+fn a_result_in_a_line_comment_is_pointed_out() {
+    let games = read_all(b"1. e4, e5; 2. Cf3, Cc6 1-0\n", ReaderBuilder::new());
+    let messages: Vec<&str> = games[0].findings().iter().map(|f| &*f.message).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("without a result") && m.contains("a ';' starts a comment")),
+        "{messages:?}"
+    );
+    let games = read_all(b"1. e4 e5 ; a comment\n2. Nf3\n", ReaderBuilder::new());
+    let messages: Vec<&str> = games[0].findings().iter().map(|f| &*f.message).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("without a result") && !m.contains("a ';'")),
+        "{messages:?}"
+    );
+}
+
 /// A result that ends a line inside a variation (an annotator's `30. Qh8# 1-0)`) ends
 /// no game: the move on the next line goes on with the variation.
 #[test]
