@@ -436,3 +436,31 @@ fn many_small_files_read_like_each_on_its_own() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A directory search finds files whose names are not UTF-8 (Latin-1 names from old
+/// Windows archives); they are named with U+FFFD in reports.
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_is_found_in_a_directory() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempdir("latin1-names");
+    let game = std::fs::read(root().join("corpora/check/illegal.pgn")).unwrap();
+    std::fs::write(dir.join("ok.pgn"), &game).unwrap();
+    std::fs::write(dir.join(OsStr::from_bytes(b"pe\xf1a.pgn")), &game).unwrap();
+    std::fs::write(dir.join(OsStr::from_bytes(b"ib\xe1\xf1ez.pgn.gz")), {
+        use std::io::Write;
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        enc.write_all(&game).unwrap();
+        enc.finish().unwrap()
+    })
+    .unwrap();
+    let out = planilla(&["check", "--format", "jsonl", dir.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.lines().last().unwrap().contains("\"files\":3"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("pe\u{fffd}a.pgn"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -120,16 +120,16 @@ pub enum Compression {
 impl Compression {
     /// By the file name's last extension.
     pub fn from_path(path: &Path) -> Compression {
+        // As bytes: a name that is not UTF-8 has its extension too.
         let name = path
             .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("")
-            .to_ascii_lowercase();
-        if name.ends_with(".zst") {
+            .map(|n| n.as_encoded_bytes().to_ascii_lowercase())
+            .unwrap_or_default();
+        if name.ends_with(b".zst") {
             Compression::Zstd
-        } else if name.ends_with(".gz") {
+        } else if name.ends_with(b".gz") {
             Compression::Gzip
-        } else if name.ends_with(".bz2") {
+        } else if name.ends_with(b".bz2") {
             Compression::Bzip2
         } else {
             Compression::None
@@ -260,13 +260,14 @@ impl<R: Read> Read for Counting<R> {
 
 /// Whether a file name is one planilla reads when walking a directory:
 /// `*.pgn`, and `*.pgn.zst`, `*.pgn.gz`, `*.pgn.bz2`.
+/// The name is compared as bytes: a name that is not UTF-8 (Latin-1 names from old
+/// Windows archives) is found too.
 fn is_pgn(path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2"]
+    let Some(name) = path.file_name() else {
+        return false;
+    };
+    let name = name.as_encoded_bytes().to_ascii_lowercase();
+    [&b".pgn"[..], b".pgn.zst", b".pgn.gz", b".pgn.bz2"]
         .iter()
         .any(|ext| name.ends_with(ext))
 }
