@@ -1,7 +1,7 @@
 //! `planilla check`: validate games and report findings.
 
 use crate::drive::{Event, Plan, for_each_source};
-use crate::input::{InputArgs, LangChoice, collect_sources, parse_lang, progress_bar};
+use crate::input::{InputArgs, LangChoice, collect_sources, parse_lang, progress_bar, show_games};
 use crate::output::{Format, Totals, Writer};
 use anyhow::Context;
 use clap::Args;
@@ -173,12 +173,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                                 writer.finding(&name, f)?;
                             }
                         }
-                        let secs = bar.elapsed().as_secs_f64().max(1e-3);
-                        bar.set_message(format!(
-                            "{} games, {:.0} games/s",
-                            totals.games,
-                            totals.games as f64 / secs
-                        ));
+                        show_games(&bar, totals.games);
                     }
                     Event::Closed => writer.flush()?,
                 }

@@ -1,7 +1,7 @@
 //! `planilla convert`: rewrite move notation in another language.
 
 use crate::drive::{Event, Plan, for_each_source};
-use crate::input::{InputArgs, LangChoice, collect_sources, parse_lang, progress_bar};
+use crate::input::{InputArgs, LangChoice, collect_sources, parse_lang, progress_bar, show_games};
 use crate::output::{Format, Writer};
 use crate::staged::Staged;
 use anyhow::bail;
@@ -156,6 +156,11 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
                         done.outcome == Outcome::Converted
                             && done.errors.iter().any(|f| f.severity() == Severity::Error),
                     );
+                    // The bar is cleared and drawn again around a report: only when
+                    // there is one (once a game, it flooded the terminal).
+                    if done.errors.is_empty() {
+                        continue;
+                    }
                     let reported = bar.suspend(|| -> io::Result<()> {
                         for f in &done.errors {
                             report.finding(&name, f)?;
@@ -167,6 +172,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
                         return Err(io::Error::other("report failed"));
                     }
                 }
+                show_games(&bar, counts.games);
                 Ok(())
             },
         );

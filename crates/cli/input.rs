@@ -415,6 +415,12 @@ pub fn io_reason(e: &std::io::Error) -> String {
 /// A game reader over a decompressed source.
 pub type GameReader = planilla_parser::Reader<Box<dyn Read + Send>>;
 
+/// Shows the games done so far and their rate beside the progress bar.
+pub fn show_games(bar: &ProgressBar, games: u64) {
+    let secs = bar.elapsed().as_secs_f64().max(1e-3);
+    bar.set_message(format!("{games} games, {:.0} games/s", games as f64 / secs));
+}
+
 /// A progress bar on standard error for large inputs on a terminal; hidden
 /// in pipes, in CI, with `--quiet`, and for small inputs.
 pub fn progress_bar(total: Option<u64>, quiet: bool) -> ProgressBar {
