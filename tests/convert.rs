@@ -502,3 +502,12 @@ fn a_syntax_error_is_reported_and_sets_the_status() {
     );
     assert!(stderr.contains("1 have errors in their text"), "{stderr}");
 }
+
+/// `--lang`, which the contract lists for every command that reads games, is `--from`.
+#[test]
+fn lang_is_from() {
+    let from = planilla(&["convert", "--from", "es", "corpora/check/spanish-1252.pgn"]);
+    let lang = planilla(&["convert", "--lang", "es", "corpora/check/spanish-1252.pgn"]);
+    assert_eq!(lang.status.code(), Some(0));
+    assert_eq!(from.stdout, lang.stdout);
+}

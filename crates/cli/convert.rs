@@ -20,8 +20,8 @@ pub struct ConvertArgs {
     #[command(flatten)]
     pub input: InputArgs,
     /// Language the moves are written in: auto (decided per game), en, es, it, pt,
-    /// fr, de, nl or figurine.
-    #[arg(long, default_value = "auto", value_parser = parse_lang)]
+    /// fr, de, nl or figurine (`--lang` too, as for every command that reads games).
+    #[arg(long, visible_alias = "lang", default_value = "auto", value_parser = parse_lang)]
     pub from: LangChoice,
     /// Language to write: en, es, it, pt, fr, de, nl or figurine.
     #[arg(long, default_value = "en", value_parser = parse_target)]
