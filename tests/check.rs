@@ -21,11 +21,16 @@ fn planilla(args: &[&str]) -> Output {
 
 /// `planilla check --format jsonl -` with `input` on standard input.
 fn check_stdin(input: &[u8]) -> Output {
+    check_stdin_as("jsonl", input)
+}
+
+/// `planilla check --format FORMAT -` with `input` on standard input.
+fn check_stdin_as(format: &str, input: &[u8]) -> Output {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_planilla"))
         .current_dir(root())
         .env_remove("CI")
-        .args(["check", "--format", "jsonl", "-"])
+        .args(["check", "--format", format, "-"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -159,6 +164,45 @@ fn sarif_is_one_valid_log() {
                 >= 1
         );
     }
+    // A finding in a variation says so, in the text and as a property.
+    let in_variation = results
+        .iter()
+        .find(|r| {
+            r["message"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("(3... Kd7)")
+        })
+        .expect("the variation's illegal move");
+    assert!(
+        in_variation["message"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("game 3, ply 6, variation 1 (3... Kd7)")
+    );
+    assert_eq!(
+        in_variation["properties"]["variation"],
+        serde_json::json!([1])
+    );
+}
+
+/// Every format names a finding's variation; the human format shows a control character
+/// from the input (an ESC in a tag) escaped, never raw.
+#[test]
+fn variations_in_every_format_and_no_raw_control_characters() {
+    let out = planilla(&["check", "--format", "github", "corpora/check/illegal.pgn"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("::game 3, ply 6, variation 1 (3... Kd7)"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = check_stdin_as(
+        "human",
+        b"[SetUp \"1\"]\n[FEN \"\x1b[31mRED w\"]\n\n1. e4 *\n",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains('\x1b'), "{text}");
+    assert!(text.contains("\\u{1b}[31mRED"), "{text}");
 }
 
 #[test]

@@ -123,21 +123,18 @@ impl<W: Write> Writer<W> {
         match self.format {
             Format::Human => {
                 b.push_str(&format!(
-                    "{file}:{}:{}: {severity}[{}] game {}",
-                    f.line, f.column, f.code, f.game
+                    "{file}:{}:{}: {severity}[{}] ",
+                    f.line, f.column, f.code
                 ));
-                if let Some(ply) = f.ply {
-                    b.push_str(&format!(", ply {ply}"));
+                // A control character from the input (an ESC in a tag value) is shown
+                // escaped, never sent to the terminal.
+                for c in plain_text(f).chars() {
+                    if c.is_control() {
+                        b.extend(c.escape_debug());
+                    } else {
+                        b.push(c);
+                    }
                 }
-                if !f.variation.is_empty() {
-                    let path: Vec<String> = f.variation.iter().map(u32::to_string).collect();
-                    b.push_str(&format!(", variation {}", path.join(".")));
-                }
-                if let Some(m) = &f.numbered_move {
-                    b.push_str(&format!(" ({m})"));
-                }
-                b.push_str(": ");
-                b.push_str(&f.message);
                 b.push('\n');
             }
             Format::Jsonl => {
@@ -198,6 +195,10 @@ impl<W: Write> Writer<W> {
                 if let Some(p) = f.ply {
                     b.push_str(&format!(",\"ply\":{p}"));
                 }
+                if !f.variation.is_empty() {
+                    let path: Vec<String> = f.variation.iter().map(u32::to_string).collect();
+                    b.push_str(&format!(",\"variation\":[{}]", path.join(",")));
+                }
                 b.push_str("}}");
             }
         }
@@ -228,13 +229,13 @@ impl<W: Write> Writer<W> {
             )?,
             Format::Github => writeln!(
                 self.out,
-                "planilla: {} files, {} games, {} plies: {} errors, {} warnings, {} notes",
-                totals.files,
-                totals.games,
-                totals.plies,
-                totals.errors,
-                totals.warnings,
-                totals.notes
+                "planilla: {}, {}, {}: {}, {}, {}",
+                plural(totals.files, "file"),
+                plural(totals.games, "game"),
+                plural(totals.plies, "ply").replace("plys", "plies"),
+                plural(totals.errors, "error"),
+                plural(totals.warnings, "warning"),
+                plural(totals.notes, "note")
             )?,
             Format::Sarif => {
                 self.out.write_all(b"\n]}]}\n")?;
@@ -248,12 +249,16 @@ impl<W: Write> Writer<W> {
     }
 }
 
-/// A finding as one sentence without its place (for formats that carry the
-/// place separately): `game 3, ply 12 (6... Qxf2#): message`.
+/// A finding as one sentence without its place in the file (for formats that carry it
+/// separately): `game 3, ply 12, variation 1.2 (6... Qxf2#): message`.
 fn plain_text(f: &Finding) -> String {
     let mut text = format!("game {}", f.game);
     if let Some(ply) = f.ply {
         text.push_str(&format!(", ply {ply}"));
+    }
+    if !f.variation.is_empty() {
+        let path: Vec<String> = f.variation.iter().map(u32::to_string).collect();
+        text.push_str(&format!(", variation {}", path.join(".")));
     }
     if let Some(m) = &f.numbered_move {
         text.push_str(&format!(" ({m})"));
@@ -271,16 +276,27 @@ fn sarif_level(s: Severity) -> &'static str {
     }
 }
 
-/// A relative path as a URI reference (forward slashes, spaces escaped).
+/// A path as a URI reference (RFC 3986): every byte outside the characters a path may
+/// hold is percent-encoded (a space, `#`, `?`, `%`, a backslash, control characters,
+/// UTF-8 bytes), and a relative path whose first segment holds a `:` is written after
+/// `./` (else it would read as a scheme). On Windows a backslash separates directories.
 fn sarif_uri(file: &str) -> String {
-    let mut out = String::new();
-    for c in file.replace('\\', "/").chars() {
-        match c {
-            ' ' => out.push_str("%20"),
-            '%' => out.push_str("%25"),
-            '#' => out.push_str("%23"),
-            '?' => out.push_str("%3F"),
-            c => out.push(c),
+    let file = if cfg!(windows) {
+        file.replace('\\', "/")
+    } else {
+        file.to_string()
+    };
+    let mut out = String::with_capacity(file.len());
+    let first_segment = file.split('/').next().unwrap_or("");
+    if !file.starts_with('/') && first_segment.contains(':') {
+        out.push_str("./");
+    }
+    for &b in file.as_bytes() {
+        let allowed = b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b);
+        if allowed {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
         }
     }
     out
@@ -294,4 +310,33 @@ fn github_data(s: &str) -> String {
 
 fn github_property(s: &str) -> String {
     github_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sarif_uris_are_uri_references() {
+        for (file, uri) in [
+            ("games/open.pgn", "games/open.pgn"),
+            ("sp ace#1?.pgn", "sp%20ace%231%3F.pgn"),
+            ("100%.pgn", "100%25.pgn"),
+            ("a:b.pgn", "./a:b.pgn"),
+            ("dir/a:b.pgn", "dir/a:b.pgn"),
+            ("/abs/a:b.pgn", "/abs/a:b.pgn"),
+            ("<stdin>", "%3Cstdin%3E"),
+            ("peña.pgn", "pe%C3%B1a.pgn"),
+            ("nl\nx\t{|}^`\".pgn", "nl%0Ax%09%7B%7C%7D%5E%60%22.pgn"),
+        ] {
+            assert_eq!(sarif_uri(file), uri, "{file:?}");
+        }
+        // A backslash is a name's own character on Unix, a separator on Windows.
+        let expected = if cfg!(windows) {
+            "back/slash.pgn"
+        } else {
+            "back%5Cslash.pgn"
+        };
+        assert_eq!(sarif_uri("back\\slash.pgn"), expected);
+    }
 }
