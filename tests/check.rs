@@ -508,3 +508,26 @@ fn a_file_name_that_is_not_utf8_is_found_in_a_directory() {
     assert!(stdout.contains("pe\u{fffd}a.pgn"), "{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Any number of threads gives the same output, and an absurd one does not stall the
+/// run (at most 256 threads are started).
+#[test]
+fn an_absurd_number_of_threads_is_capped() {
+    let one = planilla(&[
+        "check",
+        "--format",
+        "jsonl",
+        "-j1",
+        "corpora/check/draws.pgn",
+    ]);
+    let many = planilla(&[
+        "check",
+        "--format",
+        "jsonl",
+        "-j",
+        "100000",
+        "corpora/check/draws.pgn",
+    ]);
+    assert_eq!(one.stdout, many.stdout);
+    assert_eq!(one.status.code(), many.status.code());
+}

@@ -23,9 +23,9 @@ pub struct InputArgs {
     /// piece), utf-8, windows-1252 or latin-1.
     #[arg(long, default_value = "auto", value_parser = parse_encoding)]
     pub encoding: Encoding,
-    /// Threads that read and check (default: all cores); -j1 does all the work on one
-    /// thread (a compressed input is decoded on one more). Output is the same for every
-    /// number.
+    /// Threads that read and check (default: all cores, at most 256); -j1 does all the
+    /// work on one thread (a compressed input is decoded on one more). Output is the same
+    /// for every number.
     #[arg(short = 'j', long, default_value_t = 0)]
     pub threads: usize,
     /// No progress bar.

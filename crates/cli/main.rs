@@ -61,11 +61,16 @@ fn main() -> ExitCode {
     }
 }
 
-/// Builds the rayon pool for `-j N` (0 = all cores).
+/// The most threads `-j` starts: thousands of threads taking turns at one reader spent
+/// minutes passing it around (`-j 10000` never finished), and no machine reads faster
+/// with more than this. The output is the same for any number.
+const MAX_THREADS: usize = 256;
+
+/// Builds the rayon pool for `-j N` (0 = all cores; at most [`MAX_THREADS`]).
 fn thread_pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
     use anyhow::Context;
     rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(threads.min(MAX_THREADS))
         .build()
         .context("cannot start worker threads")
 }
