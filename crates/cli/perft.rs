@@ -133,16 +133,16 @@ fn run_suite(path: &std::path::Path, args: &PerftArgs) -> anyhow::Result<ExitCod
             let checks = entry
                 .counts
                 .iter()
-                .filter(|(_, n)| *n <= max)
-                .map(|&(depth, expected)| {
+                .zip(&entry.count_lines)
+                .filter(|((_, n), _)| *n <= max)
+                .map(|(&(depth, expected), line)| {
                     let got = parallel_perft(&pos, depth);
                     let outcome = if got == expected {
                         Outcome::Pass
                     } else {
                         Outcome::Fail(format!(
-                            "{}:{}: depth {depth}: expected {expected} nodes, counted {got} ({})",
+                            "{}:{line}: depth {depth}: expected {expected} nodes, counted {got} ({})",
                             path.display(),
-                            entry.line,
                             entry.fen
                         ))
                     };

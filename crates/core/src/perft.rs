@@ -28,6 +28,9 @@ pub struct SuiteEntry {
     pub fen: String,
     /// `(depth, nodes)` pairs.
     pub counts: Vec<(u32, u64)>,
+    /// The 1-based line of each count: its own `perft` line in a `.perft` file, the
+    /// FEN's line in an `.epd` file.
+    pub count_lines: Vec<usize>,
 }
 
 /// A malformed line of a suite file.
@@ -72,13 +75,17 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
                 id: std::mem::take(&mut pending_id),
                 fen: fen.trim().to_string(),
                 counts: Vec::new(),
+                count_lines: Vec::new(),
             });
         } else if let Some(rest) = l.strip_prefix("perft ") {
             let mut it = rest.split_whitespace();
             let depth = it.next().and_then(|d| d.parse().ok());
             let nodes = it.next().and_then(|n| n.parse().ok());
             match (entries.last_mut(), depth, nodes) {
-                (Some(e), Some(d), Some(n)) => e.counts.push((d, n)),
+                (Some(e), Some(d), Some(n)) => {
+                    e.counts.push((d, n));
+                    e.count_lines.push(line);
+                }
                 (None, ..) => return Err(err("perft line before any epd line".into())),
                 _ => return Err(err(format!("expected 'perft DEPTH NODES', found '{l}'"))),
             }
@@ -103,6 +110,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
                 line,
                 id: std::mem::take(&mut pending_id),
                 fen,
+                count_lines: vec![line; counts.len()],
                 counts,
             });
         } else {
@@ -132,10 +140,13 @@ mod tests {
         assert_eq!(e.len(), 1);
         assert_eq!(e[0].id, "x");
         assert_eq!(e[0].counts, vec![(1, 3), (2, 9)]);
+        // A mismatch is reported at the line of its count.
+        assert_eq!(e[0].count_lines, vec![4, 5]);
         let epd = "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D2 9\r\n";
         let e = parse_suite(epd).unwrap();
         assert_eq!(e[0].fen, "8/8/8/8/8/8/8/K6k w - - 0 1");
         assert_eq!(e[0].counts, vec![(1, 3), (2, 9)]);
+        assert_eq!(e[0].count_lines, vec![1, 1]);
         assert!(parse_suite("perft 1 2\n").is_err());
         assert!(parse_suite("hello\n").is_err());
     }
