@@ -503,11 +503,16 @@ fn a_syntax_error_is_reported_and_sets_the_status() {
     assert!(stderr.contains("1 have errors in their text"), "{stderr}");
 }
 
-/// `--lang`, which the contract lists for every command that reads games, is `--from`.
+/// `--lang`, which the contract lists for every command that reads games, is `--from`;
+/// `-o -` is standard output.
 #[test]
-fn lang_is_from() {
+fn lang_is_from_and_dash_is_standard_output() {
     let from = planilla(&["convert", "--from", "es", "corpora/check/spanish-1252.pgn"]);
     let lang = planilla(&["convert", "--lang", "es", "corpora/check/spanish-1252.pgn"]);
     assert_eq!(lang.status.code(), Some(0));
     assert_eq!(from.stdout, lang.stdout);
+    let dash = planilla(&["convert", "-o", "-", "corpora/check/spanish-1252.pgn"]);
+    assert_eq!(dash.status.code(), Some(0));
+    assert_eq!(from.stdout, dash.stdout);
+    assert!(!root().join("-").exists());
 }

@@ -27,7 +27,7 @@ pub struct ConvertArgs {
     #[arg(long, default_value = "en", value_parser = parse_target)]
     pub to: Lang,
     /// Write to this file (through a temporary file renamed into place) instead of
-    /// standard output.
+    /// standard output (`-`: standard output).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// Output encoding: utf-8, windows-1252 or latin-1. A character it cannot hold is
@@ -96,12 +96,13 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         bail!("nothing to convert");
     }
 
+    // `-o -` is standard output, as `-` is standard input.
     let (staged, sink): (Option<Staged>, Box<dyn Write>) = match &args.output {
-        Some(path) => {
+        Some(path) if path.as_os_str() != "-" => {
             let (staged, file) = Staged::create(path)?;
             (Some(staged), Box::new(file))
         }
-        None => (None, Box::new(io::stdout().lock())),
+        _ => (None, Box::new(io::stdout().lock())),
     };
     let mut out = BufWriter::with_capacity(1 << 16, sink);
     let mut report = Writer::new(io::stderr().lock(), Format::Human);

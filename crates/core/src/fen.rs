@@ -257,9 +257,10 @@ fn parse_board(placement: &str) -> Result<Board, FenError> {
     let mut board = Board::empty();
     let ranks: Vec<&str> = placement.split('/').collect();
     if ranks.len() != 8 {
+        let n = ranks.len();
         return Err(syntax(format!(
-            "board has {} ranks, must have 8",
-            ranks.len()
+            "board has {n} rank{}, must have 8",
+            if n == 1 { "" } else { "s" }
         )));
     }
     for (i, rank_text) in ranks.iter().enumerate() {
