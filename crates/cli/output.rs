@@ -207,16 +207,7 @@ impl<W: Write> Writer<W> {
 
     pub fn end(&mut self, totals: &Totals) -> io::Result<()> {
         match self.format {
-            Format::Human => writeln!(
-                self.out,
-                "{}, {}, {}: {}, {}, {}",
-                plural(totals.files, "file"),
-                plural(totals.games, "game"),
-                plural(totals.plies, "ply").replace("plys", "plies"),
-                plural(totals.errors, "error"),
-                plural(totals.warnings, "warning"),
-                plural(totals.notes, "note")
-            )?,
+            Format::Human => writeln!(self.out, "{}", summary_sentence(totals))?,
             Format::Jsonl => writeln!(
                 self.out,
                 "{{\"type\":\"summary\",\"files\":{},\"games\":{},\"plies\":{},\"errors\":{},\"warnings\":{},\"notes\":{}}}",
@@ -227,16 +218,7 @@ impl<W: Write> Writer<W> {
                 totals.warnings,
                 totals.notes
             )?,
-            Format::Github => writeln!(
-                self.out,
-                "planilla: {}, {}, {}: {}, {}, {}",
-                plural(totals.files, "file"),
-                plural(totals.games, "game"),
-                plural(totals.plies, "ply").replace("plys", "plies"),
-                plural(totals.errors, "error"),
-                plural(totals.warnings, "warning"),
-                plural(totals.notes, "note")
-            )?,
+            Format::Github => writeln!(self.out, "planilla: {}", summary_sentence(totals))?,
             Format::Sarif => {
                 self.out.write_all(b"\n]}]}\n")?;
             }
@@ -247,6 +229,19 @@ impl<W: Write> Writer<W> {
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+}
+
+/// The closing count: `2 files, 10 games, 100 plies: 8 errors, 0 warnings, 8 notes`.
+fn summary_sentence(totals: &Totals) -> String {
+    format!(
+        "{}, {}, {}: {}, {}, {}",
+        plural(totals.files, "file"),
+        plural(totals.games, "game"),
+        plural(totals.plies, "ply").replace("plys", "plies"),
+        plural(totals.errors, "error"),
+        plural(totals.warnings, "warning"),
+        plural(totals.notes, "note")
+    )
 }
 
 /// A finding as one sentence without its place in the file (for formats that carry it

@@ -177,18 +177,7 @@ fn candidates_for(used: u32, figurines: bool) -> Vec<Lang> {
         if used & !letter_mask(lang) != 0 {
             continue;
         }
-        let same_reading = |other: &Lang| {
-            let mut rest = used;
-            while rest != 0 {
-                let c = b'A' + rest.trailing_zeros() as u8;
-                if lang.role_of_letter(c) != other.role_of_letter(c) {
-                    return false;
-                }
-                rest &= rest - 1;
-            }
-            true
-        };
-        if !out.iter().any(same_reading) {
+        if !out.iter().any(|&other| reads_alike(lang, other, used)) {
             out.push(lang);
         }
     }
@@ -204,19 +193,23 @@ pub fn same_reading(lang: Lang, used: u32) -> Vec<Lang> {
     }
     Lang::ALL
         .into_iter()
-        .filter(|&other| other != lang && used & !letter_mask(other) == 0)
         .filter(|&other| {
-            let mut rest = used;
-            while rest != 0 {
-                let c = b'A' + rest.trailing_zeros() as u8;
-                if lang.role_of_letter(c) != other.role_of_letter(c) {
-                    return false;
-                }
-                rest &= rest - 1;
-            }
-            true
+            other != lang && used & !letter_mask(other) == 0 && reads_alike(lang, other, used)
         })
         .collect()
+}
+
+/// Whether `a` and `b` give every letter of `used` the same piece.
+fn reads_alike(a: Lang, b: Lang, used: u32) -> bool {
+    let mut rest = used;
+    while rest != 0 {
+        let c = b'A' + rest.trailing_zeros() as u8;
+        if a.role_of_letter(c) != b.role_of_letter(c) {
+            return false;
+        }
+        rest &= rest - 1;
+    }
+    true
 }
 
 /// Replays `moves` in `lang` from `start`; returns the moves played and
