@@ -242,7 +242,8 @@ fn replay(start: &Position, moves: &[&[u8]], lang: Lang, out: &mut Vec<Move>) ->
 
 /// Decides the language of a line of SAN tokens played from `start`, the letters of
 /// the game's other moves (`others`, as [`letters_of`] gives them, or'ed together)
-/// ruling languages out too (see [`letter_candidates`]). Only when the letters allow
+/// ruling languages out too, unless with the line's own letters they rule out every
+/// language (a variation written in another language). Only when the letters allow
 /// two different readings are the moves replayed.
 pub fn detect(start: &Position, moves: &[&[u8]], others: (u32, bool)) -> Detection {
     let candidates = letter_candidates(moves, others);
