@@ -409,6 +409,20 @@ impl Game {
                     pieces.first.clone(),
                 ));
             }
+            // Forced, the note says so: what the contract's `encoding` row reports is
+            // what was decoded as a single-byte encoding, asked for or not.
+            Encoding::Windows1252 | Encoding::Latin1 if pieces.count > 0 => {
+                let message = format!(
+                    "decoded as {} (--encoding): {}",
+                    choice.name(),
+                    pieces.describe()
+                );
+                self.findings.push(Finding::new(
+                    FindingKind::Encoding,
+                    message,
+                    pieces.first.clone(),
+                ));
+            }
             Encoding::Utf8 if !info.utf8 => {
                 let span = first_invalid_utf8(bytes);
                 self.findings.push(Finding::new(

@@ -251,7 +251,12 @@ fn encodings_per_piece_and_forced() {
     let forced = ReaderBuilder::new().encoding(Encoding::Windows1252);
     let cp1252 = &read_all(input, forced)[0];
     assert_eq!(cp1252.tag("Black").as_deref(), Some("CafÃ©"));
-    assert!(cp1252.findings().is_empty());
+    // Forced, every non-ASCII piece was decoded so, and the note says it was asked for.
+    let messages: Vec<&str> = cp1252.findings().iter().map(|f| &*f.message).collect();
+    assert_eq!(
+        messages,
+        ["decoded as windows-1252 (--encoding): tags White, Black"]
+    );
 
     let latin1 = &read_all(
         b"[Annotator \"O\x92Kelly\"]\n",
