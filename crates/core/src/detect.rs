@@ -158,9 +158,12 @@ fn letter_candidates(moves: &[&[u8]], others: (u32, bool)) -> Vec<Lang> {
         })
         .collect();
     if readers.is_empty() {
-        // Letters of two languages (a Spanish game with one English `B`): every
-        // language is replayed, and the one that goes furthest is chosen.
-        return order.to_vec();
+        // Letters of two languages (a Spanish game with one English `B`): the
+        // languages that read the most moves are replayed, and the one that goes
+        // furthest is chosen (one Spanish `C` in an English game leaves English).
+        let read = |lang: Lang| moves.iter().filter(|m| San::parse(m, lang).is_ok()).count();
+        let most = order.iter().map(|&l| read(l)).max().unwrap_or(0);
+        return order.into_iter().filter(|&l| read(l) == most).collect();
     }
     readers
 }
@@ -294,10 +297,16 @@ mod tests {
         // Spanish and Italian share every letter: the same moves, Spanish first.
         assert_eq!(detect_str("d4 d5 Dd3"), Detection::Lang(Lang::Es));
         assert_eq!(detect_str("♘f3 ♘f6"), Detection::Lang(Lang::Figurine));
-        // A Spanish game with one English letter: Spanish replays furthest.
+        // A Spanish game with one English letter: Spanish reads the most moves.
         assert_eq!(
             detect_str("e4 e5 Cf3 Cc6 Ab5 a6 Ba4 Cf6"),
             Detection::Lang(Lang::Es)
+        );
+        // An English game with one Spanish letter early: English reads the most moves,
+        // though Spanish would replay one ply further.
+        assert_eq!(
+            detect_str("e4 e5 Cf3 Nc6 Bc4 Bc5 O-O Nf6 Re1 O-O Qe2 d6"),
+            Detection::Lang(Lang::En)
         );
     }
 

@@ -580,9 +580,10 @@ impl San {
                 rank,
                 to,
                 promotion,
-                ..
+                capture,
             } if !self.forms.contains(Forms::LONG_ALGEBRAIC) => {
-                resolve_direct(pos, role, from_mask(role, file, rank, to), to, promotion)
+                let from = from_mask(role, file, rank, capture, to);
+                resolve_direct(pos, role, from, to, promotion)
             }
             _ => None,
         }
@@ -843,11 +844,17 @@ fn reaching(pos: &Position, role: Role, to: Square, capture_hint: bool) -> Bitbo
 }
 
 /// The squares a written move of `role` to `to` may depart from: the written file and
-/// rank. A pawn move with no file written is a push along the file it lands on: a
-/// pawn capture always names its departure file (`d5` never means `exd5`).
-fn from_mask(role: Role, file: Option<File>, rank: Option<Rank>, to: Square) -> Bitboard {
+/// rank. A pawn move with neither a file nor a capture mark written is a push along the
+/// file it lands on (`d5` never means `exd5`; `Pxd5` may).
+fn from_mask(
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    capture: bool,
+    to: Square,
+) -> Bitboard {
     let file = match (role, file) {
-        (Role::Pawn, None) => Some(to.file()),
+        (Role::Pawn, None) if !capture => Some(to.file()),
         _ => file,
     };
     file.map_or(Bitboard::FULL, Bitboard::from_file)
@@ -910,7 +917,7 @@ impl San {
                 {
                     return Ok(m);
                 }
-                let from = from_mask(role, file, rank, to);
+                let from = from_mask(role, file, rank, capture, to);
                 if let Some(m) = resolve_direct(pos, role, from, to, promotion) {
                     return Ok(m);
                 }
@@ -1157,7 +1164,7 @@ fn diagnose(
         return IllegalReason::NoPiece(role);
     }
     let pawn_capture = role == Role::Pawn && (capture || file.is_some_and(|f| f != to.file()));
-    let reach = reaching(pos, role, to, pawn_capture) & from_mask(role, file, rank, to);
+    let reach = reaching(pos, role, to, pawn_capture) & from_mask(role, file, rank, capture, to);
     if reach.is_empty() {
         return IllegalReason::NoPieceReaches(role, to);
     }

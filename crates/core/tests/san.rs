@@ -49,6 +49,10 @@ legal! {
     en_uci: START, En, "g1f3" => "g1f3";
     en_pawn_long: START, En, "e2-e4" => "e2e4";
     en_pawn_letter: START, En, "Pe4" => "e2e4";
+    // A pawn letter and a capture mark without the departure file: the one pawn that
+    // captures there (only a pawn move with neither file nor capture is a push).
+    en_pawn_letter_capture: "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", En, "Pxd5" => "e4d5";
+    de_pawn_letter_capture: "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", De, "Bxd5" => "e4d5";
     de_pawn_letter: START, De, "Be4" => "e2e4";
     lowercase_knight: START, En, "nf3" => "g1f3";
     ep_plain: EP, En, "exf6" => "e5f6";

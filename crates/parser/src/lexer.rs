@@ -104,6 +104,8 @@ pub(crate) struct Lexer {
     blank_after_tags: bool,
     tag_names: TagNames,
     last_was_result: bool,
+    /// The last result was written inside a variation.
+    result_nested: bool,
     /// The current line started with a tag: what follows on it does not end the tags.
     on_tag_line: bool,
     /// Hash of the name of the last tag pair (or malformed tag) tokenized.
@@ -143,6 +145,7 @@ impl Lexer {
             blank_after_tags: false,
             tag_names: TagNames::default(),
             last_was_result: false,
+            result_nested: false,
             on_tag_line: false,
             tag_name: 0,
             tags_end: 0,
@@ -461,6 +464,10 @@ impl Lexer {
                     && after_result_line
                     && phase == Phase::Movetext
                     && matches!(kind, TokenKind::San | TokenKind::MoveNumber)
+                    // A result inside a variation (an annotator's `30. Qh8# 1-0)`) ends
+                    // the game only before a line that starts at move 1 (a variation
+                    // left open, then a game without tags); else the variation goes on.
+                    && (!self.result_nested || data[pos..].starts_with(b"1."))
                 {
                     // A move after a line that ended with a result: a game without tags.
                     self.discard_from(pos, sink);
@@ -503,9 +510,10 @@ impl Lexer {
             } else if !self.has_content {
                 self.has_content = true;
             }
-            // A result inside a variation (an annotator's `30. Qh8# 1-0)`) ends no game:
-            // a move on the next line goes on with the variation.
-            last_was_result = kind == TokenKind::Result && self.depth == 0;
+            last_was_result = kind == TokenKind::Result;
+            if last_was_result {
+                self.result_nested = self.depth > 0;
+            }
             tokens.push(token(kind, pos, end));
             pos = end;
             // The token limit is checked after every token but those of a run of moves

@@ -203,7 +203,8 @@ fn a_result_in_a_line_comment_is_pointed_out() {
 }
 
 /// A result that ends a line inside a variation (an annotator's `30. Qh8# 1-0)`) ends
-/// no game: the move on the next line goes on with the variation.
+/// no game: the move on the next line goes on with the variation, unless that line
+/// starts at move 1.
 #[test]
 fn a_result_inside_a_variation_ends_no_game() {
     let games = read_all(
@@ -212,6 +213,10 @@ fn a_result_inside_a_variation_ends_no_game() {
     );
     assert_eq!(games.len(), 2);
     assert!(games[0].findings().is_empty(), "{:?}", games[0].findings());
+    // But a variation left open, then a line that starts at move 1: a game without tags
+    // begins there, as after a result outside variations.
+    let games = read_all(b"1. e4 (1. d4 d5 1-0\n1. e4 e5 0-1\n", ReaderBuilder::new());
+    assert_eq!(games.len(), 2);
 }
 
 #[test]

@@ -904,16 +904,17 @@ impl GameChecker<'_> {
                     // An en-passant mark after the move belongs to it, and so does a
                     // check or mate mark written apart (`Cf3 +`, `Dxf7 ++`): whitespace
                     // is no token (see `Game::tokens`).
+                    // In either order (`exd6 e.p. +`, `exd6 + e.p.`), each at most once.
                     let mut end = token.end;
-                    if let Some(mark) = tokens.get(i)
-                        && mark.kind == TokenKind::EnPassantMark
-                    {
-                        end = mark.end;
-                        i += 1;
-                    }
-                    if let Some(mark) = tokens.get(i)
-                        && is_check_mark(game, mark)
-                    {
+                    let (mut en_passant, mut check) = (false, false);
+                    while let Some(mark) = tokens.get(i) {
+                        if !en_passant && mark.kind == TokenKind::EnPassantMark {
+                            en_passant = true;
+                        } else if !check && is_check_mark(game, mark) {
+                            check = true;
+                        } else {
+                            break;
+                        }
                         end = mark.end;
                         i += 1;
                     }
