@@ -91,11 +91,13 @@ pub fn letters_of(m: &[u8]) -> (u32, bool) {
 }
 
 /// The piece letter a move's first byte names, as a bit of [`letters_of`]'s mask (`O`
-/// starts castling and `Z` the null move `Z0`: no piece letters).
+/// starts castling and `Z` the null move `Z0`: no piece letters). A lower-case piece
+/// letter that is no file (`nf3`, German `sf3`) counts as its capital.
 #[inline]
 pub fn first_letter(b: u8) -> u32 {
     match b {
         b'A'..=b'Z' if b != b'O' && b != b'Z' => 1 << (b - b'A'),
+        b'k' | b'l' | b'n' | b'p' | b'q' | b'r' | b's' | b't' => 1 << (b - b'a'),
         _ => 0,
     }
 }
@@ -301,6 +303,11 @@ mod tests {
         assert_eq!(
             detect_str("e4 e5 Cf3 Cc6 Ab5 a6 Ba4 Cf6"),
             Detection::Lang(Lang::Es)
+        );
+        // Lower-case piece letters count as their capitals.
+        assert_eq!(
+            detect_str("e4 e5 sf3 sc6 lb5 a6"),
+            Detection::Lang(Lang::De)
         );
         // An English game with one Spanish letter early: English reads the most moves,
         // though Spanish would replay one ply further.
