@@ -65,8 +65,6 @@ struct Done {
     /// Findings reported on standard error.
     errors: Vec<Finding>,
     outcome: Outcome,
-    /// Two languages read the game legally with different moves (reported).
-    ambiguous: bool,
 }
 
 /// How far a game was converted.
@@ -150,7 +148,9 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
                     counts.incomplete += u64::from(done.outcome == Outcome::Incomplete);
                     counts.failed += u64::from(done.outcome == Outcome::Failed);
                     counts.skipped += u64::from(done.outcome == Outcome::Skipped);
-                    counts.ambiguous += u64::from(done.ambiguous);
+                    // Only an ambiguous game's language note is reported.
+                    counts.ambiguous +=
+                        u64::from(done.errors.iter().any(|f| f.code == Code::NotationLanguage));
                     // Converted in full, but with an error in its text (a syntax
                     // error: the text is kept as read).
                     counts.flawed += u64::from(
@@ -310,7 +310,6 @@ fn convert_guarded(
                         || (ambiguous && f.code == Code::NotationLanguage)
                 })
                 .collect(),
-            ambiguous,
             outcome: if game.skipped_bytes() > 0 {
                 Outcome::Skipped
             } else if converted.complete && !unread {
@@ -347,7 +346,6 @@ fn guarded(
         bytes: unchanged(game, encoding),
         errors: vec![finding],
         outcome: Outcome::Failed,
-        ambiguous: false,
     }
 }
 

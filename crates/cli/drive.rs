@@ -42,7 +42,7 @@ const RUN_FILES: usize = 1024;
 const COMPRESSION_GUESS: u64 = 10;
 
 /// How a source is read, decided from its metadata before the run starts.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Plan {
     /// The size in bytes, when known (for the progress bar).
     pub size: Option<u64>,
@@ -56,16 +56,10 @@ impl Plan {
     /// makes every look-up count).
     pub fn of(source: &Source) -> Plan {
         let Source::File(path) = source else {
-            return Plan {
-                size: None,
-                whole: None,
-            };
+            return Plan::default();
         };
         let Ok(meta) = std::fs::metadata(path) else {
-            return Plan {
-                size: None,
-                whole: None,
-            };
+            return Plan::default();
         };
         let size = meta.len();
         let factor = match crate::input::Compression::from_path(path) {

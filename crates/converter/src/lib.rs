@@ -114,25 +114,16 @@ pub fn convert_game(game: &Game, options: &Options) -> Converted {
     let mut next_played = played.iter().peekable();
     // A replayed move's span may take in an en-passant mark after it: skipped up to here.
     let mut skip_to = 0u32;
-    // The mark stood after a line break, which was kept: the space after the mark goes.
+    // A mark stood after a line break, which was kept: the space after the mark goes.
     let mut kept_break = false;
-    // Right after a replayed move: a check or mate mark written apart (`Bxf7 +`) is
-    // part of it, and the canonical move carries the right one.
-    let mut after_move = false;
-    // The space between a replayed move and what follows, held until it is known
-    // whether a detached mark (dropped with it) follows.
-    let mut held: Option<Token> = None;
-    let copy = |token: &Token, text: &mut String, origins: &mut Vec<(usize, u32)>| {
-        origins.push((text.len(), token.start));
-        text.push_str(&game.decode(token.span()));
-    };
     let is_break = |token: &Token| {
         token.kind == TokenKind::Whitespace && game.token_bytes(token).contains(&b'\n')
     };
     for token in game.all_tokens() {
         if token.end <= skip_to {
             if is_break(&token) {
-                copy(&token, &mut text, &mut origins);
+                origins.push((text.len(), token.start));
+                text.push_str(&game.decode(token.span()));
                 kept_break = true;
             }
             continue;
@@ -142,20 +133,6 @@ pub fn convert_game(game: &Game, options: &Options) -> Converted {
             && !is_break(&token)
         {
             continue;
-        }
-        if after_move {
-            if token.kind == TokenKind::Whitespace && !is_break(&token) && held.is_none() {
-                held = Some(token);
-                continue;
-            }
-            after_move = false;
-            if matches!(game.token_bytes(&token), b"+" | b"++" | b"#") {
-                held = None;
-                continue;
-            }
-            if let Some(space) = held.take() {
-                copy(&space, &mut text, &mut origins);
-            }
         }
         origins.push((text.len(), token.start));
         // Every byte copied is decoded: the text is what the tokenizer read.
@@ -170,8 +147,9 @@ pub fn convert_game(game: &Game, options: &Options) -> Converted {
                         Some(san) => san.san.write(options.to, &mut text),
                         None => text.push_str("--"),
                     }
+                    // The move's span takes in the marks written apart after it
+                    // (`e.p.`, `+`): the canonical move carries the right ones.
                     skip_to = p.span.1;
-                    after_move = true;
                     next_played.next();
                 } else if stopped {
                     translate_letters(&decoded(), from, options.to, &mut text);
@@ -188,9 +166,6 @@ pub fn convert_game(game: &Game, options: &Options) -> Converted {
             }
             _ => text.push_str(&decoded()),
         }
-    }
-    if let Some(space) = held {
-        copy(&space, &mut text, &mut origins);
     }
     // A game whose movetext was skipped (over a reader limit) keeps only its tag
     // section, without the blank line that closed it: without one, the next game's

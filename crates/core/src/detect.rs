@@ -163,9 +163,14 @@ fn letter_candidates(moves: &[&[u8]], others: (u32, bool)) -> Vec<Lang> {
         // Letters of two languages (a Spanish game with one English `B`): the
         // languages that read the most moves are replayed, and the one that goes
         // furthest is chosen (one Spanish `C` in an English game leaves English).
-        let read = |lang: Lang| moves.iter().filter(|m| San::parse(m, lang).is_ok()).count();
-        let most = order.iter().map(|&l| read(l)).max().unwrap_or(0);
-        return order.into_iter().filter(|&l| read(l) == most).collect();
+        let read = order.map(|lang| moves.iter().filter(|m| San::parse(m, lang).is_ok()).count());
+        let most = read.iter().copied().max().unwrap_or(0);
+        return order
+            .into_iter()
+            .zip(read)
+            .filter(|&(_, n)| n == most)
+            .map(|(lang, _)| lang)
+            .collect();
     }
     readers
 }
