@@ -95,6 +95,20 @@ pub fn letters_of(m: &[u8]) -> (u32, bool) {
 /// letter that is no file (`nf3`, German `sf3`) counts as its capital.
 #[inline]
 pub fn first_letter(b: u8) -> u32 {
+    // One load a move (the replay calls this for every move).
+    static TABLE: [u32; 256] = {
+        let mut table = [0; 256];
+        let mut b = 0;
+        while b < 256 {
+            table[b] = first_letter_of(b as u8);
+            b += 1;
+        }
+        table
+    };
+    TABLE[b as usize]
+}
+
+const fn first_letter_of(b: u8) -> u32 {
     match b {
         b'A'..=b'Z' if b != b'O' && b != b'Z' => 1 << (b - b'A'),
         b'k' | b'l' | b'n' | b'p' | b'q' | b'r' | b's' | b't' => 1 << (b - b'a'),

@@ -1142,8 +1142,11 @@ fn pawn_pushers(color: Color, to: Square, pawns: Bitboard, occupied: Bitboard) -
 /// still move along the pin line).
 #[inline]
 fn unpinned(pos: &Position, from: Bitboard, to: Square) -> Bitboard {
-    let king = pos.king();
     let pinned = pos.pinned();
+    if (from & pinned).is_empty() {
+        return from;
+    }
+    let king = pos.king();
     from.into_iter()
         .filter(|&f| !pinned.contains(f) || crate::attacks::line(king, f).contains(to))
         .fold(Bitboard::EMPTY, |acc, f| acc | f)
