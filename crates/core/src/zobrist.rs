@@ -122,6 +122,7 @@ impl Position {
     /// The repetition key under FIDE 2009 and later rules: pieces, side to
     /// move, castling rights, and the en-passant file only when an
     /// en-passant capture is legal.
+    #[inline]
     pub fn zobrist(&self) -> u64 {
         // Castling rooks stand on the back ranks: two lookups, without a loop whose
         // length changes as the rights go.

@@ -1005,6 +1005,7 @@ impl GameChecker<'_> {
     /// Plays one written move on `line`, adding its piece letters to `self.letters`.
     /// Returns the draw-claim conditions after it
     /// (threefold, fifty) when the move was played.
+    #[inline(never)]
     fn play_move(
         &mut self,
         line: &mut Line,
@@ -1402,6 +1403,8 @@ impl GameChecker<'_> {
 
     /// The finding for a move that does not resolve, with candidates and a
     /// likely intended move where one is obvious.
+    #[cold]
+    #[inline(never)]
     fn explain(&mut self, site: &Site, san: &San, error: SanError) -> (Code, String) {
         let pos = site.before;
         let lang = self.lang;
@@ -1450,6 +1453,8 @@ impl GameChecker<'_> {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn notation_findings(&mut self, san: &San, notation: &Notation, m: &Move, site: &Site) {
         let before = site.before;
         let spanish = self.lang == Lang::Es;
