@@ -887,7 +887,7 @@ impl GameChecker<'_> {
                     let text = game.decode(token.span());
                     if let Some(r) = normalise_result(&text) {
                         if result_since_move && let Some((first, _)) = result_marker {
-                            self.stray(first, "a second result follows this one");
+                            self.stray(first, "a second result follows this one", &[]);
                         }
                         result_marker = Some((token, r));
                         result_since_move = true;
@@ -895,10 +895,12 @@ impl GameChecker<'_> {
                 }
                 // Marks that follow no move (a move joins the marks after it).
                 TokenKind::EnPassantMark => {
-                    self.stray(token, "an en-passant mark that follows no move");
+                    let path = lines.last().map_or(&[][..], |l| &l.path);
+                    self.stray(token, "an en-passant mark that follows no move", path);
                 }
                 TokenKind::Glyph if is_check_mark(game, &token) => {
-                    self.stray(token, "a check or mate mark that follows no move");
+                    let path = lines.last().map_or(&[][..], |l| &l.path);
+                    self.stray(token, "a check or mate mark that follows no move", path);
                 }
                 TokenKind::San => {
                     // An en-passant mark after the move belongs to it, and so does a
@@ -926,6 +928,7 @@ impl GameChecker<'_> {
                         self.stray(
                             marker,
                             "a result in the middle of the moves: more moves follow it",
+                            &[],
                         );
                     }
                     let main = lines.len() == 1;
@@ -962,12 +965,13 @@ impl GameChecker<'_> {
     }
 
     /// Reports a token that PGN does not allow where it stands, as a syntax error (the
-    /// replay goes on).
+    /// replay goes on), in the line of play `path` (the main line: empty).
     #[cold]
-    fn stray(&mut self, token: Token, what: &str) {
+    fn stray(&mut self, token: Token, what: &str, path: &[u32]) {
         let text = self.game.decode(token.span());
         let message = format!("'{}': {what}", text.escape_debug());
-        self.game_note(Code::SyntaxError, token.start as usize, message);
+        let at = token.start as usize;
+        self.push(Code::SyntaxError, at, None, None, message, None, path);
     }
 
     /// The move number and the move as written (`12... Nxe5`, `Nxe5`), built
