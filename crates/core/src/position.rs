@@ -589,8 +589,7 @@ impl Position {
 
     /// Fills the derived fields (checkers, piece key) from the rest.
     pub(crate) fn with_keys(mut self) -> Position {
-        self.checkers = self.compute_checkers();
-        self.pinned = self.compute_pinned();
+        (self.checkers, self.pinned) = self.checkers_and_pinned();
         self.piece_key = self.compute_piece_key();
         self
     }
@@ -720,26 +719,33 @@ impl Position {
         self.pinned
     }
 
+    /// The checkers and the pinned pieces of the side to move, in one pass over the
+    /// enemy sliders on the king's lines: a slider with nothing between it and the king
+    /// gives check, one with a single piece between pins that piece if it is ours.
+    /// Knights and pawns give check from a square a table gives.
     #[inline]
-    fn compute_pinned(&self) -> Bitboard {
-        self.slider_blockers(self.king(), self.turn.other()) & self.us()
-    }
-
-    /// Pieces (of either side) that alone block a slider of `attacker` from `king`.
-    fn slider_blockers(&self, king: Square, attacker: Color) -> Bitboard {
+    fn checkers_and_pinned(&self) -> (Bitboard, Bitboard) {
         let b = &self.board;
-        let snipers = b.by_color(attacker)
+        let king = self.king();
+        let theirs = b.by_color(self.turn.other());
+        let occupied = b.occupied();
+        let mut checkers = theirs
+            & ((knight_attacks(king) & b.by_role(Role::Knight))
+                | (pawn_attacks(self.turn, king) & b.by_role(Role::Pawn)));
+        let snipers = theirs
             & ((rook_rays(king) & b.rooks_and_queens())
                 | (bishop_rays(king) & b.bishops_and_queens()));
-        let occ = b.occupied();
         let mut blockers = Bitboard::EMPTY;
         for sniper in snipers {
-            let between = between(king, sniper) & occ;
-            if !between.more_than_one() {
+            let between = between(king, sniper) & occupied;
+            if between.is_empty() {
+                checkers.add(sniper);
+            } else if !between.more_than_one() {
                 blockers |= between;
             }
         }
-        blockers
+        debug_assert_eq!(checkers, self.compute_checkers());
+        (checkers, blockers & self.us())
     }
 
     /// Writes every legal move into `list` (cleared first).
@@ -1131,8 +1137,7 @@ impl Position {
         }
         self.turn = them;
         self.piece_key ^= crate::zobrist::turn_key();
-        self.checkers = self.checkers_after(m);
-        self.pinned = self.compute_pinned();
+        (self.checkers, self.pinned) = self.checkers_and_pinned();
     }
 
     #[inline(never)]
@@ -1198,53 +1203,6 @@ impl Position {
         self.castling_rights = self.castling_rights - Bitboard::from_rank(us.back_rank());
     }
 
-    /// The checkers after `m`, just played, found from the move alone: the moved piece
-    /// itself, and sliders uncovered on the line from the king through the square it
-    /// left (before the move the side to move could not be in check, so any other
-    /// slider on that line was blocked). Castling and en passant, which move or remove
-    /// a second piece, compute them from the board.
-    #[inline]
-    fn checkers_after(&self, m: &Move) -> Bitboard {
-        if m.kind != MoveKind::Normal {
-            return self.compute_checkers();
-        }
-        let b = &self.board;
-        let king = self.king();
-        let occupied = b.occupied();
-        let clear = |from: Square| (between(king, from) & occupied).is_empty();
-        let to = m.to;
-        // The rays of the king from small tables (the 32 KB line table only when a
-        // piece left one of them).
-        let (orthogonal, diagonal) = (rook_rays(king), bishop_rays(king));
-        let direct = match m.promotion.unwrap_or(m.role) {
-            Role::Pawn => pawn_attacks(self.turn, king).contains(to),
-            Role::Knight => knight_attacks(king).contains(to),
-            Role::King => false,
-            Role::Rook => orthogonal.contains(to) && clear(to),
-            Role::Bishop => diagonal.contains(to) && clear(to),
-            Role::Queen => (orthogonal | diagonal).contains(to) && clear(to),
-        };
-        let mut checkers = if direct {
-            Bitboard::from_square(to)
-        } else {
-            Bitboard::EMPTY
-        };
-        if (orthogonal | diagonal).contains(m.from) {
-            let sliders = if orthogonal.contains(m.from) {
-                b.rooks_and_queens()
-            } else {
-                b.bishops_and_queens()
-            } & b.by_color(self.turn.other())
-                & line(king, m.from);
-            for slider in sliders {
-                if clear(slider) {
-                    checkers.add(slider);
-                }
-            }
-        }
-        checkers
-    }
-
     #[inline]
     fn put_piece(&mut self, sq: Square, piece: Piece) {
         self.board.put(sq, piece);
@@ -1276,8 +1234,7 @@ impl Position {
         }
         self.turn = self.turn.other();
         self.piece_key ^= crate::zobrist::turn_key();
-        self.checkers = self.compute_checkers();
-        self.pinned = self.compute_pinned();
+        (self.checkers, self.pinned) = self.checkers_and_pinned();
     }
 
     /// Whether the side to move is checkmated.
