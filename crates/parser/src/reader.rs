@@ -138,6 +138,7 @@ impl ReaderBuilder {
             end: 0,
             base: 0,
             eof: false,
+            read_error: None,
             bom_checked: false,
             utf16: None,
             line: 1,
@@ -192,6 +193,10 @@ pub struct Reader<R> {
     /// File offset of `buf[0]`.
     base: u64,
     eof: bool,
+    /// The underlying reader failed (a compressed file cut short): the data before the
+    /// failure is read to its end as if the input ended there, and the error is returned
+    /// after its last game.
+    read_error: Option<io::Error>,
     bom_checked: bool,
     /// The input looks like UTF-16 (reported with the first game).
     utf16: Option<&'static str>,
@@ -218,8 +223,10 @@ impl<R: Read> Reader<R> {
     ///
     /// # Errors
     ///
-    /// I/O errors of the underlying reader, with the game and the number of bytes read
-    /// before them in the message; problems in the PGN are findings. Should the
+    /// An I/O error of the underlying reader, with the number of bytes read before it and
+    /// the games read in the message, once every game of the text read before it has been
+    /// returned (the last one as the input ended there: a game cut short gets the
+    /// findings a file cut short gets); problems in the PGN are findings. Should the
     /// tokenizer ever panic (a bug), the panic is caught and returned as an error naming
     /// the game and its byte offset, and the reader ends there: the games before it stand,
     /// and a caller reading many files goes on with the next one.
@@ -230,12 +237,17 @@ impl<R: Read> Reader<R> {
         let offset = self.base + self.start as u64;
         let index = self.games + 1;
         match panic::catch_unwind(AssertUnwindSafe(|| self.read_game_unguarded(game))) {
-            // Say where the input failed: a file cut short names the game it cut.
+            // Say where the input failed: how much text was read, in how many games.
             Ok(Err(e)) => Err(io::Error::new(
                 e.kind(),
                 format!(
-                    "game {index}, after {} bytes of text: {e}",
-                    self.base + self.end as u64
+                    "after {} bytes of text ({}): {e}",
+                    self.base + self.end as u64,
+                    match self.games {
+                        0 => "no game read".to_string(),
+                        1 => "1 game read".to_string(),
+                        n => format!("{n} games read"),
+                    }
                 ),
             )),
             Ok(result) => result,
@@ -262,7 +274,7 @@ impl<R: Read> Reader<R> {
         game.max_depth = self.config.max_depth;
         if !self.bom_checked {
             while self.end - self.start < 4 && !self.eof {
-                self.fill()?;
+                self.fill();
             }
             let head = &self.buf[self.start..self.end];
             self.utf16 = utf16_name(head);
@@ -315,7 +327,10 @@ impl<R: Read> Reader<R> {
                         self.base += self.end as u64;
                         self.start = 0;
                         self.end = 0;
-                        return Ok(false);
+                        return match self.read_error.take() {
+                            Some(e) => Err(e),
+                            None => Ok(false),
+                        };
                     }
                     let at = self.end - self.start;
                     self.finish(game, at, offset);
@@ -334,7 +349,7 @@ impl<R: Read> Reader<R> {
                     {
                         self.skip_oversized(game);
                     }
-                    self.fill()?;
+                    self.fill();
                 }
             }
         }
@@ -355,8 +370,9 @@ impl<R: Read> Reader<R> {
         self.inner
     }
 
-    /// Reads one more chunk into the buffer, making room first.
-    fn fill(&mut self) -> io::Result<()> {
+    /// Reads one more chunk into the buffer, making room first. An error of the
+    /// underlying reader ends the input here (see `read_error`).
+    fn fill(&mut self) {
         let chunk = self.config.buffer_size;
         if self.buf.len() - self.end < chunk {
             if self.start > 0 {
@@ -373,14 +389,20 @@ impl<R: Read> Reader<R> {
             match self.inner.read(&mut self.buf[self.end..self.end + chunk]) {
                 Ok(0) => {
                     self.eof = true;
-                    return Ok(());
+                    return;
                 }
                 Ok(n) => {
                     self.end += n.min(chunk);
-                    return Ok(());
+                    return;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
+                Err(e) => {
+                    // The text read so far is read to its end; the error comes after
+                    // its last game.
+                    self.read_error = Some(e);
+                    self.eof = true;
+                    return;
+                }
             }
         }
     }
