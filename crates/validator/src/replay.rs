@@ -863,7 +863,15 @@ impl GameChecker<'_> {
                             path.clear();
                             path.extend_from_slice(&parent.path);
                             path.push(parent.children);
-                            (self.new_line(pos, ply, path), history)
+                            let mut line = self.new_line(pos, ply, path);
+                            // A game that had ended at or before the branch point stays
+                            // ended in the variation: its first move is one after the end.
+                            line.end = parent
+                                .end
+                                .as_ref()
+                                .filter(|(_, end_ply, _, _)| *end_ply <= ply)
+                                .cloned();
+                            (line, history)
                         }
                         None => {
                             let mut l = self.new_line(start, 0, Vec::new());
