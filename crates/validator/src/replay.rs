@@ -1189,9 +1189,10 @@ impl GameChecker<'_> {
             let (numbered, _) = self.describe(&site());
             line.end = Some((end, ply, numbered, line.pos));
         }
-        // A move that mates or stalemates ends the game at once: nobody can
-        // claim a draw after it.
-        if !has_moves || ended_before {
+        // A move that ends the game (mate, stalemate, a dead position, and under
+        // automatic draws fivefold or 75 moves) ends it at once: nobody can claim a
+        // draw after it.
+        if end.is_some() || ended_before {
             return None;
         }
         Some((occurrences >= 3, clock >= 100))
