@@ -417,14 +417,22 @@ struct Site<'p> {
 
 /// The first draw-claim chance of a rule on the main line.
 struct Chance {
+    /// 0: the position the game starts from (set up by a FEN whose half-move clock is
+    /// 100 or more).
     ply: u32,
-    token: Token,
+    /// Byte of the completing move (or of the FEN tag).
+    at: usize,
     numbered: String,
     san: String,
     fen: String,
-    /// Who made the completing move.
+    /// Who made the completing move (at the start: the side to move).
     mover: Color,
     later: u32,
+}
+
+/// The half-move clock field of a FEN this program wrote.
+fn fen_clock(fen: &str) -> &str {
+    fen.split(' ').nth(4).unwrap_or("?")
 }
 
 /// Results as PGN writes them, normalised (`½-½` reads as `1/2-1/2`).
@@ -803,7 +811,18 @@ impl GameChecker<'_> {
         }
         // The main line's end state and claims.
         let mut threefold: Option<Chance> = None;
-        let mut fifty: Option<Chance> = None;
+        // A FEN may set up a position in which fifty moves are already complete: the
+        // side to move could claim before its first move.
+        let mut fifty: Option<Chance> = (start_end.is_none() && start.halfmove_clock() >= 100)
+            .then(|| Chance {
+                ply: 0,
+                at: self.tag_position("FEN").unwrap_or(0),
+                numbered: String::new(),
+                san: String::new(),
+                fen: start.fen(),
+                mover: start.turn(),
+                later: 0,
+            });
         let mut result_marker: Option<(Token, &'static str)> = None;
         // The last main-line token that counts was a result (`result_marker`).
         let mut result_since_move = false;
@@ -1273,7 +1292,7 @@ impl GameChecker<'_> {
                     let written = self.game.decode(token.span()).trim_end().to_string();
                     *slot = Some(Chance {
                         ply: line.ply,
-                        token,
+                        at: token.start as usize,
                         numbered: format!(
                             "{}{} {}",
                             before.fullmoves(),
@@ -1369,6 +1388,17 @@ impl GameChecker<'_> {
                 1 => ", 1 later chance".to_string(),
                 n => format!(", {n} later chances"),
             };
+            if c.ply == 0 {
+                // Set up that way: the side to move could claim before its first move.
+                let message = format!(
+                    "{what} in the starting position the FEN sets up (half-move clock {}): {} \
+                     could claim a draw before moving; {how}{later}",
+                    fen_clock(&c.fen),
+                    c.mover.name(),
+                );
+                self.push(code, c.at, None, None, message, Some(c.fen), &[]);
+                continue;
+            }
             let message = format!(
                 "{what} with {}: {} could claim a draw by writing it, {} on the next turn; {how}{later}",
                 c.numbered,
@@ -1377,7 +1407,7 @@ impl GameChecker<'_> {
             );
             self.push(
                 code,
-                c.token.start as usize,
+                c.at,
                 Some(c.ply),
                 Some((&c.numbered, &c.san)),
                 message,
