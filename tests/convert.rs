@@ -516,3 +516,33 @@ fn lang_is_from_and_dash_is_standard_output() {
     assert_eq!(from.stdout, dash.stdout);
     assert!(!root().join("-").exists());
 }
+
+/// The variations count in language detection: a reading must replay them too. A game
+/// whose main line reads in two languages is told apart by its variation; one whose
+/// variation alone reads differently in two is reported, never converted silently.
+#[test]
+fn variations_decide_the_language_or_make_it_ambiguous() {
+    let out = convert(&["corpora/convert/variation-languages.pgn"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    golden("variation-languages.en.pgn", &out.stdout);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("1. e4 e5 2. Nf3 (2. Ne2) 2... d6 *"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1. a4 e5 2. Ra3 (2. f3 d6) 2... d6 *"),
+        "{text}"
+    );
+    assert!(
+        stderr.contains("game 2: every move replays legally in Spanish and Dutch notation"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 read legally in two languages"),
+        "{stderr}"
+    );
+    let check = planilla(&["check", "corpora/convert/variation-languages.pgn"]);
+    assert_eq!(check.status.code(), Some(0));
+}

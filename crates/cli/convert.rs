@@ -274,8 +274,11 @@ impl Counts {
         }
         if !parts.is_empty() {
             eprintln!(
-                "planilla: {} games converted; {}",
-                self.games,
+                "planilla: {} converted; {}",
+                match self.games {
+                    1 => "1 game".to_string(),
+                    n => format!("{n} games"),
+                },
                 parts.join("; ")
             );
         }

@@ -149,6 +149,12 @@ fn letter_mask(lang: Lang) -> u32 {
 /// languages out too, unless together with the line's own letters they rule out every
 /// language (an annotator who wrote a variation in another language), when the line's
 /// letters decide alone.
+/// The languages [`detect`] chooses among for a line of moves and the game's other
+/// letters: those whose piece letters write them (in the order it prefers).
+pub fn candidates(moves: &[&[u8]], others: (u32, bool)) -> Vec<Lang> {
+    letter_candidates(moves, others)
+}
+
 fn letter_candidates(moves: &[&[u8]], others: (u32, bool)) -> Vec<Lang> {
     let (used, figurines) = letters_used(moves);
     let out = candidates_for(used | others.0, figurines | others.1);

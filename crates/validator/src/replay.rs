@@ -3,8 +3,8 @@
 use crate::finding::{Code, Finding};
 use crate::rules::Rules;
 use planilla_core::detect::{
-    Detection, by_letters, by_letters_used, detect, first_letter, last_letters_verdict, letters_of,
-    same_reading,
+    Detection, by_letters, by_letters_used, candidates, detect, first_letter, last_letters_verdict,
+    letters_of, same_reading,
 };
 use planilla_core::san::{
     CaptureMark, CheckMark, Disambiguation, Forms, Lang, Notation, San, SanError, SanKind,
@@ -739,7 +739,18 @@ impl GameChecker<'_> {
         if moves.is_empty() {
             return Lang::En;
         }
-        match detect(start, &moves, others) {
+        // With variations, a reading must replay them too: the main line alone may be
+        // legal in two languages that the variations tell apart, or the same in both
+        // while the variations read differently.
+        let has_variations = game
+            .tokens()
+            .iter()
+            .any(|t| t.kind == TokenKind::VariationStart);
+        let whole = has_variations
+            .then(|| candidates(&moves, others))
+            .filter(|langs| langs.len() > 1)
+            .and_then(|langs| self.whole_game_detection(start, &langs));
+        match whole.unwrap_or_else(|| detect(start, &moves, others)) {
             Detection::Lang(lang) => lang,
             Detection::Ambiguous(langs) => {
                 let names: Vec<&str> = langs.iter().map(|l| l.name()).collect();
@@ -757,6 +768,46 @@ impl GameChecker<'_> {
                 self.lang_ambiguous = true;
                 langs[0]
             }
+        }
+    }
+
+    /// Among `langs`, the readings under which every move of the game, variations
+    /// included, replays: the one (or, with different moves, the several) that do, or
+    /// `None` when none does (the main line then decides, see [`detect`]).
+    #[cold]
+    fn whole_game_detection(&self, start: &Position, langs: &[Lang]) -> Option<Detection> {
+        let mut complete: Vec<(Lang, Vec<Option<SanPlus>>)> = Vec::new();
+        for &lang in langs {
+            let mut out = Vec::new();
+            let mut played = Vec::new();
+            let mut trial = GameChecker {
+                game: self.game,
+                config: Config {
+                    lang: Some(lang),
+                    ..self.config
+                },
+                lang,
+                out: &mut out,
+                plies: 0,
+                played: Some(&mut played),
+                letters: Letters::default(),
+                lang_ambiguous: false,
+            };
+            trial.replay(*start);
+            let failed = out
+                .iter()
+                .any(|f| matches!(f.code, Code::IllegalMove | Code::AmbiguousMove));
+            let moves: Vec<Option<SanPlus>> = played.into_iter().map(|p| p.san).collect();
+            if !failed && !complete.iter().any(|(_, m)| *m == moves) {
+                complete.push((lang, moves));
+            }
+        }
+        match complete.len() {
+            0 => None,
+            1 => Some(Detection::Lang(complete[0].0)),
+            _ => Some(Detection::Ambiguous(
+                complete.into_iter().map(|(l, _)| l).collect(),
+            )),
         }
     }
 
