@@ -469,14 +469,16 @@ fn nul_bytes_and_invalid_utf8_are_found_where_they_are() {
 }
 
 #[test]
-fn utf16_text_and_lone_cr_line_ends_are_named() {
+fn utf16_text_is_read_and_lone_cr_line_ends_are_named() {
     let text = format!("{}{}", good(1), good(2));
     let utf16: Vec<u8> = [0xFF, 0xFE]
         .into_iter()
         .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
         .collect();
+    // Read as its UTF-8 text: both games clean, the note naming UTF-16 at the start.
     let (findings, _) = check_bytes(&utf16, "utf-16");
     assert_finding(&findings, 1, "encoding", (1, 1), "UTF-16 (little-endian)");
+    assert_eq!(findings.len(), 1, "{findings:?}");
     let cr = text.replace('\n', "\r");
     let (findings, _) = check_bytes(cr.as_bytes(), "lone CR");
     let first_cr = cr.find('\r').unwrap() as u64;

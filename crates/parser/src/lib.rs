@@ -70,7 +70,7 @@ pub use game::{AllTokens, DEFAULT_MAX_VARIATION_DEPTH, Game, GameEncoding, Locat
 pub use lexer::MAX_SYNTAX_FINDINGS;
 pub use reader::{
     DEFAULT_BUFFER_SIZE, DEFAULT_MAX_GAME_SIZE, DEFAULT_MAX_GAME_TOKENS, EncodingSummary, Reader,
-    ReaderBuilder,
+    ReaderBuilder, utf16_text,
 };
 pub use token::{TagSpans, Token, TokenKind};
 pub use writer::{ExportOptions, write_export, write_lossless};

@@ -139,6 +139,9 @@ impl ReaderBuilder {
             base: 0,
             eof: false,
             read_error: None,
+            utf16_decoder: None,
+            raw: Vec::new(),
+            raw_eof: false,
             bom_checked: false,
             utf16: None,
             line: 1,
@@ -197,6 +200,11 @@ pub struct Reader<R> {
     /// failure is read to its end as if the input ended there, and the error is returned
     /// after its last game.
     read_error: Option<io::Error>,
+    /// UTF-16 input is decoded to UTF-8 in [`Reader::fill`]: `raw` holds the bytes read
+    /// and not yet decoded, `raw_eof` whether the underlying reader is at its end.
+    utf16_decoder: Option<encoding_rs::Decoder>,
+    raw: Vec<u8>,
+    raw_eof: bool,
     bom_checked: bool,
     /// The input looks like UTF-16 (reported with the first game).
     utf16: Option<&'static str>,
@@ -280,6 +288,25 @@ impl<R: Read> Reader<R> {
             self.utf16 = utf16_name(head);
             if head.starts_with(b"\xEF\xBB\xBF") {
                 self.start += 3;
+            }
+            if let Some(name) = self.utf16 {
+                // UTF-16 text is decoded to UTF-8 as it is read: what was read so far
+                // is the first of it (a byte order mark is dropped).
+                let encoding = if name.contains("big") {
+                    encoding_rs::UTF_16BE
+                } else {
+                    encoding_rs::UTF_16LE
+                };
+                let head = &self.buf[self.start..self.end];
+                let bom = usize::from(matches!(head, [0xFF, 0xFE, ..] | [0xFE, 0xFF, ..])) * 2;
+                self.raw = head[bom..].to_vec();
+                self.raw_eof = self.eof;
+                self.eof = false;
+                self.end = self.start;
+                self.utf16_decoder = Some(encoding.new_decoder_without_bom_handling());
+                while self.end == self.start && !self.eof {
+                    self.fill();
+                }
             }
             self.bom_checked = true;
         }
@@ -385,6 +412,10 @@ impl<R: Read> Reader<R> {
                 self.buf.resize(self.end + chunk, 0);
             }
         }
+        if self.utf16_decoder.is_some() {
+            self.fill_utf16(chunk);
+            return;
+        }
         loop {
             match self.inner.read(&mut self.buf[self.end..self.end + chunk]) {
                 Ok(0) => {
@@ -403,6 +434,44 @@ impl<R: Read> Reader<R> {
                     self.eof = true;
                     return;
                 }
+            }
+        }
+    }
+
+    /// [`Reader::fill`] for UTF-16 input: reads raw bytes and decodes them into at most
+    /// `chunk` bytes of UTF-8 (an unpaired surrogate or a last odd byte becomes U+FFFD).
+    fn fill_utf16(&mut self, chunk: usize) {
+        let Some(decoder) = self.utf16_decoder.as_mut() else {
+            return;
+        };
+        loop {
+            if self.raw.is_empty() && !self.raw_eof {
+                let mut bytes = vec![0u8; chunk];
+                match self.inner.read(&mut bytes) {
+                    Ok(0) => self.raw_eof = true,
+                    Ok(n) => self.raw.extend_from_slice(&bytes[..n.min(chunk)]),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        self.read_error = Some(e);
+                        self.raw_eof = true;
+                    }
+                }
+            }
+            // Room for one character at least (four bytes of UTF-8), whatever the chunk.
+            let room = chunk.max(4);
+            if self.buf.len() < self.end + room {
+                self.buf.resize(self.end + room, 0);
+            }
+            let dst = &mut self.buf[self.end..self.end + room];
+            let (_, read, written, _) = decoder.decode_to_utf8(&self.raw, dst, self.raw_eof);
+            self.raw.drain(..read);
+            self.end += written;
+            if written > 0 {
+                return;
+            }
+            if self.raw_eof && self.raw.is_empty() {
+                self.eof = true;
+                return;
             }
         }
     }
@@ -469,10 +538,7 @@ impl<R: Read> Reader<R> {
             game.analyze_encoding();
         }
         if let Some(name) = self.utf16.take() {
-            let message = format!(
-                "the file is {name}, which planilla does not read (NUL bytes between the \
-                 characters): convert it to UTF-8"
-            );
+            let message = format!("the file is {name}: read as such");
             game.findings.insert(
                 0,
                 Finding::new(
@@ -495,6 +561,21 @@ impl<R: Read> Reader<R> {
         self.summary.single_byte_games += (info.single_byte_pieces > 0) as u64;
         self.summary.replacement_games += info.replacement_chars as u64;
     }
+}
+
+/// The text a [`Reader`] reads from `input` when it is UTF-16 (see `utf16_name`):
+/// its UTF-8, a byte order mark dropped, an unpaired surrogate or a last odd byte as
+/// U+FFFD; `None` for any other input.
+pub fn utf16_text(input: &[u8]) -> Option<Vec<u8>> {
+    let name = utf16_name(&input[..input.len().min(4)])?;
+    let (encoding, bom) = match (name.contains("big"), input) {
+        (true, [0xFE, 0xFF, ..]) => (encoding_rs::UTF_16BE, 2),
+        (true, _) => (encoding_rs::UTF_16BE, 0),
+        (false, [0xFF, 0xFE, ..]) => (encoding_rs::UTF_16LE, 2),
+        (false, _) => (encoding_rs::UTF_16LE, 0),
+    };
+    let (text, _) = encoding.decode_without_bom_handling(&input[bom..]);
+    Some(text.into_owned().into_bytes())
 }
 
 /// Whether the start of the input is UTF-16 text: a UTF-16 byte order mark, or ASCII

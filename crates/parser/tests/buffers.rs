@@ -85,6 +85,9 @@ fn check(input: &[u8]) {
                 );
             }
             if max_game == usize::MAX {
+                // UTF-16 input is read as its UTF-8 text.
+                let text = planilla_parser::utf16_text(input);
+                let input = text.as_deref().unwrap_or(input);
                 let body = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
                 assert!(
                     body.starts_with(&joined),
@@ -163,6 +166,65 @@ proptest! {
     fn pgn_like_bytes(input in pgn_like()) {
         check(&input);
     }
+}
+
+/// UTF-16 text (either byte order, with or without a byte order mark) reads as its UTF-8
+/// text, whatever the read size: the same games, tokens and findings, but the note
+/// that names UTF-16 at the start; characters outside the BMP (surrogate pairs) and
+/// a last odd byte included.
+#[test]
+fn utf16_reads_as_its_utf8_text() {
+    let text = "[Event \"Le\u{f3}n \u{1F600}\"]\n[Result \"*\"]\n\n1. e4 \u{2658}f6 2. Cf3 *\n\n\
+                [Event \"2\"]\n\n1. d4 {caf\u{e9}} d5 *\n";
+    let utf8 = text.as_bytes();
+    let (plain, joined) = observe(utf8, DEFAULT_BUFFER_SIZE, usize::MAX, Encoding::Auto);
+    assert_eq!(joined, utf8);
+    let units: Vec<u16> = text.encode_utf16().collect();
+    let le: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+    let be: Vec<u8> = units.iter().flat_map(|u| u.to_be_bytes()).collect();
+    for (name, bytes) in [
+        ("LE with BOM", [&[0xFF, 0xFE][..], &le].concat()),
+        ("BE with BOM", [&[0xFE, 0xFF][..], &be].concat()),
+        ("LE", le.clone()),
+        ("BE", be.clone()),
+    ] {
+        assert_eq!(
+            planilla_parser::utf16_text(&bytes).as_deref(),
+            Some(utf8),
+            "{name}"
+        );
+        for buffer in [1, 3, 7, 4096] {
+            let mut reader = ReaderBuilder::new().buffer_size(buffer).build(&bytes[..]);
+            let mut game = Game::new();
+            let mut games = Vec::new();
+            while reader.read_game(&mut game).unwrap() {
+                let mut findings = game.findings().to_vec();
+                if games.is_empty() {
+                    assert!(findings[0].message.contains("UTF-16"), "{name}");
+                    findings.remove(0);
+                }
+                games.push((game.bytes().to_vec(), game.tokens().to_vec(), findings));
+            }
+            let mut reader = ReaderBuilder::new().build(utf8);
+            let mut expected = Vec::new();
+            while reader.read_game(&mut game).unwrap() {
+                expected.push((
+                    game.bytes().to_vec(),
+                    game.tokens().to_vec(),
+                    game.findings().to_vec(),
+                ));
+            }
+            assert_eq!(games, expected, "{name}, buffer {buffer}");
+        }
+    }
+    // A last odd byte is a replacement character.
+    let odd = [&le[..], &[b'x'][..]].concat();
+    assert!(
+        planilla_parser::utf16_text(&odd)
+            .unwrap()
+            .ends_with("\u{FFFD}".as_bytes())
+    );
+    let _ = plain;
 }
 
 #[test]
