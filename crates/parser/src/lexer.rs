@@ -1146,7 +1146,9 @@ fn evaluation_len(s: &[u8], encoding: Encoding) -> Option<usize> {
             _ => break,
         }
     }
-    if i == 0 || &s[..i] == b"--" {
+    // Dashes and slashes alone (`-`, `/`, `-/-`) are no evaluation: a stray `-` (`1 - 0`)
+    // is reported, not taken for a glyph; `--` is the null move.
+    if s[..i].iter().all(|&b| b == b'-' || b == b'/') {
         return None;
     }
     let end_ok = match s.get(i) {
