@@ -976,3 +976,18 @@ fn an_interrupted_convert_leaves_no_temporary_file() {
         assert_eq!(left, ["out.pgn"], "SIG{name}");
     }
 }
+
+/// A control byte stuck to a move (a NUL, a DOS end-of-file byte, ESC) is reported at the
+/// byte, and the move before it is read: the game replays on with no false illegal move.
+#[test]
+fn a_control_byte_stuck_to_a_move_is_reported_alone() {
+    for byte in [0u8, 0x1a, 0x1b, 0x07, 0x7f] {
+        let mut data = b"[Event \"E1\"]\n[Result \"*\"]\n\n1. e4 e5".to_vec();
+        data.push(byte);
+        data.extend_from_slice(b" 2. Nf3 Nc6 *\n");
+        let (findings, summary) = check_bytes(&data, "control byte");
+        assert_eq!(findings.len(), 1, "{byte:#x}: {findings:#?}");
+        assert_finding(&findings, 1, "syntax-error", (4, 9), "unexpected");
+        assert_eq!(summary["plies"], 4, "{byte:#x}");
+    }
+}

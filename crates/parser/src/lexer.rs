@@ -944,6 +944,14 @@ static CLASS: [u8; 256] = {
         table[delimiters[i] as usize] = DELIMITER;
         i += 1;
     }
+    // Control characters (a NUL, a DOS end-of-file byte) end a word too: one stuck to a
+    // move is reported on its own, and the move is read.
+    let mut b = 0usize;
+    while b < 0x20 {
+        table[b] |= DELIMITER;
+        b += 1;
+    }
+    table[0x7f] |= DELIMITER;
     let mut b = 0usize;
     while b < 256 {
         let c = b as u8;
