@@ -840,34 +840,52 @@ const EVENT_HASH: u64 = {
     hash
 };
 
-/// A line that is exactly one well-formed tag pair: `[Name "value"]`, blanks around.
+/// A line that is one or more well-formed tag pairs and nothing else: `[Name "value"]`,
+/// blanks around and between (`[Event "x"] [Site "y"]`, as import format allows).
 fn is_tag_shaped(line: &[u8]) -> bool {
-    let line = trim_blanks(line);
-    let Some(inner) = line.strip_prefix(b"[").and_then(|l| l.strip_suffix(b"]")) else {
-        return false;
-    };
-    let inner = trim_blanks(inner);
-    let name_len = inner
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-        .count();
-    if name_len == 0 || name_len == inner.len() || !matches!(inner[name_len], b' ' | b'\t') {
+    let mut rest = trim_blanks(line);
+    if rest.is_empty() {
         return false;
     }
-    let value = trim_blanks(&inner[name_len..]);
-    if value.len() < 2 || value[0] != b'"' || value[value.len() - 1] != b'"' {
-        return false;
-    }
-    let body = &value[1..value.len() - 1];
-    let mut i = 0;
-    while i < body.len() {
-        match body[i] {
-            b'\\' => i += 2,
-            b'"' => return false,
-            _ => i += 1,
+    while !rest.is_empty() {
+        match one_tag_pair_len(rest) {
+            Some(len) => rest = trim_blanks(&rest[len..]),
+            None => return false,
         }
     }
     true
+}
+
+/// The length of the well-formed tag pair `s` starts with (`[Name "value"]`, blanks
+/// inside the brackets allowed), if it does.
+fn one_tag_pair_len(s: &[u8]) -> Option<usize> {
+    let inner = s.strip_prefix(b"[")?;
+    let blank = |b: &u8| matches!(b, b' ' | b'\t');
+    let lead = inner.iter().take_while(|b| blank(b)).count();
+    let name_len = inner[lead..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    if name_len == 0 {
+        return None;
+    }
+    let mut i = lead + name_len;
+    let gap = inner[i..].iter().take_while(|b| blank(b)).count();
+    if gap == 0 || inner.get(i + gap) != Some(&b'"') {
+        return None;
+    }
+    i += gap + 1;
+    loop {
+        match *inner.get(i)? {
+            b'\\' => i += 2,
+            b'"' => break,
+            b'\n' => return None,
+            _ => i += 1,
+        }
+    }
+    i += 1;
+    i += inner[i.min(inner.len())..].iter().take_while(|b| blank(b)).count();
+    (inner.get(i) == Some(&b']')).then_some(1 + i + 1)
 }
 
 fn trim_blanks(s: &[u8]) -> &[u8] {
