@@ -991,3 +991,27 @@ fn a_control_byte_stuck_to_a_move_is_reported_alone() {
         assert_eq!(summary["plies"], 4, "{byte:#x}");
     }
 }
+
+/// A file cut in a tag and followed by the next game (`cat cut.pgn next.pgn`): the cut
+/// is a malformed tag pair, and the next game's Event starts a game of its own, its
+/// moves replayed from its own start (not from the cut game's FEN). Glued on the cut
+/// line, the next game's first tag is in the cut value: reported there.
+#[test]
+fn a_file_cut_in_a_tag_keeps_the_next_game_apart() {
+    let cut = "[Event \"E1\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\
+               [White \"Trunc\n[Event \"E2\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n";
+    let (findings, summary) = check_bytes(cut.as_bytes(), "cut in a tag");
+    assert_eq!(summary["games"], 2);
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_finding(&findings, 1, "syntax-error", (4, 1), "malformed tag pair");
+
+    let glued = "[Event \"E1\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[Event \"E2\"]\n\
+                 [White \"Tru[Event \"E3\"]\n[Result \"1-0\"]\n\n1. d4 d5 1-0\n";
+    let (findings, _) = check_bytes(glued.as_bytes(), "glued");
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_finding(&findings, 2, "syntax-error", (7, 1), "malformed tag pair");
+    // Quotes inside a value are still read leniently.
+    let quotes = "[Event \"The \"Best\" game\"]\n[Result \"*\"]\n\n1. e4 *\n";
+    let (findings, _) = check_bytes(quotes.as_bytes(), "quotes");
+    assert!(findings.is_empty(), "{findings:#?}");
+}

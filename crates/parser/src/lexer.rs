@@ -102,6 +102,9 @@ pub(crate) struct Lexer {
     /// Anything but whitespace so far.
     pub(crate) has_content: bool,
     blank_after_tags: bool,
+    /// The last tag line was a malformed tag pair (a file cut in a tag, another glued
+    /// after it): a repeated tag name on the next line starts the next game.
+    after_malformed_tag: bool,
     tag_names: TagNames,
     last_was_result: bool,
     /// The last result was written inside a variation.
@@ -143,6 +146,7 @@ impl Lexer {
             phase: Phase::Empty,
             has_content: false,
             blank_after_tags: false,
+            after_malformed_tag: false,
             tag_names: TagNames::default(),
             last_was_result: false,
             result_nested: false,
@@ -443,8 +447,9 @@ impl Lexer {
                     let new_game = match phase {
                         Phase::Movetext => true,
                         Phase::Tags => {
-                            self.blank_after_tags
-                                && (name == EVENT_HASH || self.tag_names.contains(&name))
+                            (self.blank_after_tags
+                                && (name == EVENT_HASH || self.tag_names.contains(&name)))
+                                || (self.after_malformed_tag && self.tag_names.contains(&name))
                         }
                         Phase::Empty => false,
                     };
@@ -456,6 +461,7 @@ impl Lexer {
                     phase = Phase::Tags;
                     on_tag_line = true;
                     self.blank_after_tags = false;
+                    self.after_malformed_tag = kind == TokenKind::Unknown;
                     self.tag_names.insert(name);
                     if end <= self.max_tags_end {
                         self.tags_end = end;
@@ -884,7 +890,10 @@ fn one_tag_pair_len(s: &[u8]) -> Option<usize> {
         }
     }
     i += 1;
-    i += inner[i.min(inner.len())..].iter().take_while(|b| blank(b)).count();
+    i += inner[i.min(inner.len())..]
+        .iter()
+        .take_while(|b| blank(b))
+        .count();
     (inner.get(i) == Some(&b']')).then_some(1 + i + 1)
 }
 
@@ -1630,6 +1639,15 @@ fn lenient_tag_pair(s: &[u8]) -> Option<ParsedTag> {
     if line[close] != b'"' || close < value_start {
         return None;
     }
+    // A value holding the start of another tag pair (`[White "Tru[Event "E3"]`) is a tag
+    // cut short with the next one glued on, not a value with quotes in it.
+    if line[value_start..close]
+        .windows(2)
+        .enumerate()
+        .any(|(i, w)| w[0] == b'[' && is_tag_start(&line[value_start + i..close + 1]))
+    {
+        return None;
+    }
     let name_start = 1 + line[1..]
         .iter()
         .take_while(|&&b| b == b' ' || b == b'\t')
@@ -1639,6 +1657,15 @@ fn lenient_tag_pair(s: &[u8]) -> Option<ParsedTag> {
         (name_start, name_start + name.len()),
         (value_start, close),
     ))
+}
+
+/// Whether `s` starts like a tag pair: `[`, a name of letters, digits or `_`, a space, `"`.
+fn is_tag_start(s: &[u8]) -> bool {
+    let name = s[1..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    name > 0 && s[1 + name..].starts_with(b" \"")
 }
 
 #[inline]
