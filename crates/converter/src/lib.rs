@@ -234,8 +234,11 @@ pub fn translate_letters(text: &str, from: Lang, to: Lang, out: &mut String) {
             'A'..='Z' => from.role_of_letter(c as u8),
             _ => None,
         };
-        match role.and_then(|r| to.letter(r)) {
-            Some(letter) => out.push_str(letter),
+        match role.map(|r| to.letter(r)) {
+            Some(Some(letter)) => out.push_str(letter),
+            // A pawn letter into Dutch, which has none: dropped (`Bd4` in German is
+            // `d4`; kept, `B` would read back as a bishop).
+            Some(None) => {}
             None => out.push(c),
         }
     }
