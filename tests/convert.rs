@@ -553,13 +553,19 @@ fn variations_decide_the_language_or_make_it_ambiguous() {
 #[test]
 fn letter_by_letter_pawns_stay_pawns_through_dutch() {
     let german = "[Event \"x\"]\n[Result \"*\"]\n\n1. Be4 Be5 2. Sf3 Sc6 3. Ld5 Sf6 4. Bd4 Bd6 *\n";
-    let there = planilla_stdin(&["convert", "--from", "de", "--to", "nl"], german.as_bytes());
+    let there = planilla_stdin(
+        &["convert", "--from", "de", "--to", "nl"],
+        german.as_bytes(),
+    );
     let dutch = String::from_utf8_lossy(&there.stdout).to_string();
     assert!(dutch.contains("4. d4 d6 *"), "{dutch}");
     let back = planilla_stdin(&["convert", "--from", "nl", "--to", "en"], dutch.as_bytes());
     let english = String::from_utf8_lossy(&back.stdout);
     assert!(english.contains("4. d4 d6 *"), "{english}");
-    let direct = planilla_stdin(&["convert", "--from", "de", "--to", "en"], german.as_bytes());
+    let direct = planilla_stdin(
+        &["convert", "--from", "de", "--to", "en"],
+        german.as_bytes(),
+    );
     assert!(
         String::from_utf8_lossy(&direct.stdout).contains("4. Pd4 Pd6 *"),
         "{}",
