@@ -371,6 +371,24 @@ impl San {
 /// [`San::parse`] without the fast path for the common shapes (which must read
 /// them the same way: a test compares the two).
 fn parse_general(bytes: &[u8], lang: Lang) -> Result<San, SanParseError> {
+    // A figurine typed on a phone often carries a variation selector (U+FE0F emoji
+    // style, U+FE0E text style): the same piece.
+    if bytes
+        .windows(3)
+        .any(|w| matches!(w, [0xef, 0xb8, 0x8e | 0x8f]))
+    {
+        let mut plain = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            if matches!(bytes[i..], [0xef, 0xb8, 0x8e | 0x8f, ..]) {
+                i += 3;
+            } else {
+                plain.push(bytes[i]);
+                i += 1;
+            }
+        }
+        return parse_general(&plain, lang);
+    }
     let mut s = trim_end_spaces(bytes);
     let mut suffix = None;
     let mut forms = Forms::NONE;

@@ -44,6 +44,8 @@ legal! {
     nl_knight: START, Nl, "Pf3" => "g1f3";
     fr_knight: START, Fr, "Cf3" => "g1f3";
     figurine_knight: START, Figurine, "♘f3" => "g1f3";
+    figurine_emoji_style: START, Figurine, "♘\u{fe0f}f3" => "g1f3";
+    figurine_text_style: START, Figurine, "♘\u{fe0e}f3+" => "g1f3";
     figurine_black_glyph: START, Figurine, "♞f3" => "g1f3";
     en_long: START, En, "Ng1-f3" => "g1f3";
     en_uci: START, En, "g1f3" => "g1f3";
@@ -69,6 +71,7 @@ legal! {
     promo_slash: PROMO, En, "cxd8/R" => "c7d8r";
     promo_figurine_parens: PROMO, Figurine, "cxd8(♕)" => "c7d8q";
     promo_figurine_slash: PROMO, Figurine, "cxd8/♘" => "c7d8n";
+    promo_figurine_emoji: PROMO, Figurine, "cxd8=♕\u{fe0f}" => "c7d8q";
     promo_es_eq: PROMO, Es, "cxd8=C" => "c7d8n";
     promo_push_under: PROMO, En, "c8=N" => "c7c8n";
     promo_uci: PROMO, En, "c7d8q" => "c7d8q";

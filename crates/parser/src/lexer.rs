@@ -1276,7 +1276,12 @@ fn figurine_len(s: &[u8], encoding: Encoding) -> Option<usize> {
         return None;
     }
     match utf8_char(s) {
-        Some(('\u{2654}'..='\u{265F}', len)) => Some(len),
+        // A variation selector after it (U+FE0F emoji style, U+FE0E text style, as
+        // phones write them) is part of the figurine.
+        Some(('\u{2654}'..='\u{265F}', len)) => match s[len..] {
+            [0xef, 0xb8, 0x8e | 0x8f, ..] => Some(len + 3),
+            _ => Some(len),
+        },
         _ => None,
     }
 }
