@@ -1015,3 +1015,25 @@ fn a_file_cut_in_a_tag_keeps_the_next_game_apart() {
     let (findings, _) = check_bytes(quotes.as_bytes(), "quotes");
     assert!(findings.is_empty(), "{findings:#?}");
 }
+
+/// Compressed data in a file named like plain PGN (`games.pgn` that is gzip or zstd)
+/// is found by its first bytes, as on standard input, and reads as its text.
+#[test]
+fn compressed_data_under_a_plain_name_is_decoded() {
+    use flate2::{Compression, write::GzEncoder};
+    let dir = scratch("compressed-plain-name");
+    let text: String = (1..=3).map(good).collect();
+    let mut gz = GzEncoder::new(Vec::new(), Compression::default());
+    gz.write_all(text.as_bytes()).unwrap();
+    let gz_path = dir.join("games.pgn");
+    std::fs::write(&gz_path, gz.finish().unwrap()).unwrap();
+    let zst_path = dir.join("other.pgn");
+    std::fs::write(&zst_path, zstd::encode_all(text.as_bytes(), 3).unwrap()).unwrap();
+    for path in [gz_path, zst_path] {
+        let out = planilla(&["check", "--format", "jsonl", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{}", path.display());
+        let summary = summary_of(&out.stdout);
+        assert_eq!(summary["games"], 3, "{}", path.display());
+        assert_eq!(summary["errors"], 0, "{}", path.display());
+    }
+}

@@ -73,7 +73,7 @@ impl Source {
     }
 
     /// Opens the source for reading, decompressing `.zst`, `.gz` and
-    /// `.bz2` files (by extension; on standard input by magic bytes).
+    /// `.bz2` files (by extension, else by magic bytes, as on standard input).
     /// `consumed` counts the bytes read from the file itself (compressed
     /// bytes for a compressed file), for the progress bar.
     pub fn open(&self, consumed: Arc<AtomicU64>) -> anyhow::Result<Box<dyn Read + Send>> {
@@ -90,15 +90,25 @@ impl Source {
             Source::File(p) => {
                 let file = std::fs::File::open(p)
                     .with_context(|| format!("cannot open {}", p.display()))?;
-                let kind = Compression::from_path(p);
-                kind.wrap(BufReader::with_capacity(
+                let mut input = BufReader::with_capacity(
                     1 << 16,
                     Counting {
                         inner: file,
                         consumed,
                     },
-                ))
-                .with_context(|| format!("cannot read {}", p.display()))
+                );
+                // By the extension; a file named otherwise (`games.pgn` that is gzip
+                // data) by its first bytes, as standard input.
+                let kind = match Compression::from_path(p) {
+                    Compression::None => Compression::from_magic(
+                        input
+                            .fill_buf()
+                            .with_context(|| format!("cannot read {}", p.display()))?,
+                    ),
+                    kind => kind,
+                };
+                kind.wrap(input)
+                    .with_context(|| format!("cannot read {}", p.display()))
             }
         }
     }
