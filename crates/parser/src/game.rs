@@ -494,9 +494,12 @@ impl Game {
         };
         let message = match more {
             0 => format!("NUL byte in {place}: the file may be damaged"),
+            // The others may stand in another kind of token: counted, not placed.
+            1 => format!(
+                "NUL byte in {place}, and 1 more inside a token of this game: the file may be damaged"
+            ),
             n => format!(
-                "NUL byte in {place} ({} in this game): the file may be damaged",
-                n + 1
+                "NUL byte in {place}, and {n} more inside tokens of this game: the file may be damaged"
             ),
         };
         let at = at as u32;
