@@ -3,6 +3,8 @@
 //! `corpora/check/expected/`. Run with `PLANILLA_BLESS=1` to rewrite the
 //! expected files after a deliberate change (then read the diff).
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -425,24 +427,12 @@ fn summary_games(out: &Output) -> u64 {
 fn many_small_files_read_like_each_on_its_own() {
     use std::io::Write;
     let dir = tempdir("many");
-    let mut originals: Vec<PathBuf> = std::fs::read_dir(root().join("corpora/check"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
-        .collect();
-    originals.sort();
-    for round in 0..3 {
-        for (k, original) in originals.iter().enumerate() {
-            std::fs::copy(original, dir.join(format!("{round}{k:02}.pgn"))).unwrap();
-        }
-    }
-    // Larger than a batch: streamed, between runs of small files.
-    let draws = std::fs::read(root().join("corpora/check/draws.pgn")).unwrap();
-    std::fs::write(
-        dir.join("1zz-large.pgn"),
-        draws.repeat((300 << 10) / draws.len() + 1),
-    )
-    .unwrap();
+    // The large file is larger than a batch: streamed, between runs of small files.
+    common::small_files_and_a_large_one(
+        &root().join("corpora/check"),
+        &root().join("corpora/check/draws.pgn"),
+        &dir,
+    );
     // Cut short in its third copy of the games.
     let illegal = std::fs::read(root().join("corpora/check/illegal.pgn")).unwrap();
     let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());

@@ -2,6 +2,8 @@
 //! `corpora/`, compared with expected outputs in `corpora/convert/expected/`
 //! (`PLANILLA_BLESS=1` rewrites them after a deliberate change).
 
+mod common;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -386,23 +388,11 @@ fn many_small_files_convert_like_each_on_its_own() {
     let dir = std::env::temp_dir().join(format!("planilla-test-{}-many", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let mut originals: Vec<PathBuf> = std::fs::read_dir(root().join("corpora/convert"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
-        .collect();
-    originals.sort();
-    for round in 0..3 {
-        for (k, original) in originals.iter().enumerate() {
-            std::fs::copy(original, dir.join(format!("{round}{k:02}.pgn"))).unwrap();
-        }
-    }
-    let broken = std::fs::read(root().join("corpora/convert/broken-es.pgn")).unwrap();
-    std::fs::write(
-        dir.join("1zz-large.pgn"),
-        broken.repeat((300 << 10) / broken.len() + 1),
-    )
-    .unwrap();
+    common::small_files_and_a_large_one(
+        &root().join("corpora/convert"),
+        &root().join("corpora/convert/broken-es.pgn"),
+        &dir,
+    );
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

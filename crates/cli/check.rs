@@ -134,8 +134,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     );
     let mut totals = Totals::default();
     let mut worst: Option<Severity> = None;
-    let plans: Vec<Plan> = sources.iter().map(Plan::of).collect();
-    let total_size: Option<u64> = plans.iter().map(|p| p.size).sum();
+    let (plans, total_size) = Plan::all(&sources);
     let bar = progress_bar(total_size, args.input.quiet);
 
     let outcome: io::Result<()> = (|| {

@@ -104,8 +104,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     };
     let mut out = BufWriter::with_capacity(1 << 16, sink);
     let mut report = Writer::new(io::stderr().lock(), Format::Human);
-    let plans: Vec<Plan> = sources.iter().map(Plan::of).collect();
-    let total_size: Option<u64> = plans.iter().map(|p| p.size).sum();
+    let (plans, total_size) = Plan::all(&sources);
     let bar = progress_bar(total_size, args.input.quiet);
     let mut counts = Counts::default();
 

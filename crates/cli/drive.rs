@@ -52,6 +52,14 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The plan of each source, and their total size when every size is known (for
+    /// the progress bar).
+    pub fn all(sources: &[Source]) -> (Vec<Plan>, Option<u64>) {
+        let plans: Vec<Plan> = sources.iter().map(Plan::of).collect();
+        let total = plans.iter().map(|p| p.size).sum();
+        (plans, total)
+    }
+
     /// Looks at the source's metadata (once: a directory of thousands of small files
     /// makes every look-up count).
     pub fn of(source: &Source) -> Plan {

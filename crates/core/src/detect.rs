@@ -152,10 +152,6 @@ fn letter_mask(lang: Lang) -> u32 {
 /// The languages [`detect`] chooses among for a line of moves and the game's other
 /// letters: those whose piece letters write them (in the order it prefers).
 pub fn candidates(moves: &[&[u8]], others: (u32, bool)) -> Vec<Lang> {
-    letter_candidates(moves, others)
-}
-
-fn letter_candidates(moves: &[&[u8]], others: (u32, bool)) -> Vec<Lang> {
     let (used, figurines) = letters_used(moves);
     let out = candidates_for(used | others.0, figurines | others.1);
     if !out.is_empty() {
@@ -276,15 +272,15 @@ fn replay(start: &Position, moves: &[&[u8]], lang: Lang, out: &mut Vec<Move>) ->
 /// language (a variation written in another language). Only when the letters allow
 /// two different readings are the moves replayed.
 pub fn detect(start: &Position, moves: &[&[u8]], others: (u32, bool)) -> Detection {
-    let candidates = letter_candidates(moves, others);
-    match candidates.as_slice() {
+    let langs = candidates(moves, others);
+    match langs.as_slice() {
         [] => Detection::Lang(Lang::En),
         [only] => Detection::Lang(*only),
         _ => {
             let mut best: Option<(Lang, usize)> = None;
             let mut complete: Vec<(Lang, Vec<Move>)> = Vec::new();
             let mut played = Vec::new();
-            for &lang in &candidates {
+            for &lang in &langs {
                 if replay(start, moves, lang, &mut played) {
                     if !complete.iter().any(|(_, m)| *m == played) {
                         complete.push((lang, played.clone()));
@@ -294,7 +290,7 @@ pub fn detect(start: &Position, moves: &[&[u8]], others: (u32, bool)) -> Detecti
                 }
             }
             match complete.len() {
-                0 => Detection::Lang(best.map_or(candidates[0], |(l, _)| l)),
+                0 => Detection::Lang(best.map_or(langs[0], |(l, _)| l)),
                 1 => Detection::Lang(complete[0].0),
                 _ => Detection::Ambiguous(complete.into_iter().map(|(l, _)| l).collect()),
             }

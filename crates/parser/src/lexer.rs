@@ -868,10 +868,7 @@ fn one_tag_pair_len(s: &[u8]) -> Option<usize> {
     let inner = s.strip_prefix(b"[")?;
     let blank = |b: &u8| matches!(b, b' ' | b'\t');
     let lead = inner.iter().take_while(|b| blank(b)).count();
-    let name_len = inner[lead..]
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-        .count();
+    let name_len = tag_name_len(&inner[lead..]);
     if name_len == 0 {
         return None;
     }
@@ -1646,10 +1643,11 @@ fn lenient_tag_pair(s: &[u8]) -> Option<ParsedTag> {
     }
     // A value holding the start of another tag pair (`[White "Tru[Event "E3"]`) is a tag
     // cut short with the next one glued on, not a value with quotes in it.
-    if line[value_start..close]
-        .windows(2)
+    let value = &line[value_start..=close];
+    if value
+        .iter()
         .enumerate()
-        .any(|(i, w)| w[0] == b'[' && is_tag_start(&line[value_start + i..close + 1]))
+        .any(|(i, &b)| b == b'[' && is_tag_start(&value[i..]))
     {
         return None;
     }
@@ -1666,11 +1664,15 @@ fn lenient_tag_pair(s: &[u8]) -> Option<ParsedTag> {
 
 /// Whether `s` starts like a tag pair: `[`, a name of letters, digits or `_`, a space, `"`.
 fn is_tag_start(s: &[u8]) -> bool {
-    let name = s[1..]
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-        .count();
+    let name = tag_name_len(&s[1..]);
     name > 0 && s[1 + name..].starts_with(b" \"")
+}
+
+/// The length of the tag name `s` starts with: letters, digits and `_`.
+fn tag_name_len(s: &[u8]) -> usize {
+    s.iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count()
 }
 
 #[inline]

@@ -285,21 +285,15 @@ impl<R: Read> Reader<R> {
                 self.fill();
             }
             let head = &self.buf[self.start..self.end];
-            self.utf16 = utf16_name(head);
             if head.starts_with(b"\xEF\xBB\xBF") {
                 self.start += 3;
             }
-            if let Some(name) = self.utf16 {
+            if let Some(utf16) = Utf16::of(head) {
                 // UTF-16 text is decoded to UTF-8 as it is read: what was read so far
                 // is the first of it (a byte order mark is dropped).
-                let encoding = if name.contains("big") {
-                    encoding_rs::UTF_16BE
-                } else {
-                    encoding_rs::UTF_16LE
-                };
-                let head = &self.buf[self.start..self.end];
-                let bom = usize::from(matches!(head, [0xFF, 0xFE, ..] | [0xFE, 0xFF, ..])) * 2;
-                self.raw = head[bom..].to_vec();
+                self.utf16 = Some(utf16.name);
+                let encoding = utf16.encoding;
+                self.raw = head[utf16.bom..].to_vec();
                 self.raw_eof = self.eof;
                 self.eof = false;
                 self.end = self.start;
@@ -446,10 +440,12 @@ impl<R: Read> Reader<R> {
         };
         loop {
             if self.raw.is_empty() && !self.raw_eof {
-                let mut bytes = vec![0u8; chunk];
-                match self.inner.read(&mut bytes) {
+                self.raw.resize(chunk, 0);
+                let read = self.inner.read(&mut self.raw);
+                self.raw.truncate(*read.as_ref().unwrap_or(&0));
+                match read {
                     Ok(0) => self.raw_eof = true,
-                    Ok(n) => self.raw.extend_from_slice(&bytes[..n.min(chunk)]),
+                    Ok(_) => {}
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                     Err(e) => {
                         self.read_error = Some(e);
@@ -563,30 +559,49 @@ impl<R: Read> Reader<R> {
     }
 }
 
-/// The text a [`Reader`] reads from `input` when it is UTF-16 (see `utf16_name`):
-/// its UTF-8, a byte order mark dropped, an unpaired surrogate or a last odd byte as
-/// U+FFFD; `None` for any other input.
+/// The text a [`Reader`] reads from `input` when it is UTF-16 (see `Utf16::of`): its
+/// UTF-8, a byte order mark dropped, an unpaired surrogate or a last odd byte as U+FFFD;
+/// `None` for any other input.
 pub fn utf16_text(input: &[u8]) -> Option<Vec<u8>> {
-    let name = utf16_name(&input[..input.len().min(4)])?;
-    let (encoding, bom) = match (name.contains("big"), input) {
-        (true, [0xFE, 0xFF, ..]) => (encoding_rs::UTF_16BE, 2),
-        (true, _) => (encoding_rs::UTF_16BE, 0),
-        (false, [0xFF, 0xFE, ..]) => (encoding_rs::UTF_16LE, 2),
-        (false, _) => (encoding_rs::UTF_16LE, 0),
-    };
-    let (text, _) = encoding.decode_without_bom_handling(&input[bom..]);
+    let utf16 = Utf16::of(&input[..input.len().min(4)])?;
+    let (text, _) = utf16
+        .encoding
+        .decode_without_bom_handling(&input[utf16.bom..]);
     Some(text.into_owned().into_bytes())
 }
 
-/// Whether the start of the input is UTF-16 text: a UTF-16 byte order mark, or ASCII
-/// characters each paired with a NUL byte.
-fn utf16_name(head: &[u8]) -> Option<&'static str> {
-    let ascii = |b: u8| matches!(b, b'\t' | b'\n' | b'\r' | 0x20..=0x7E);
-    match head {
-        [0xFF, 0xFE, ..] => Some("UTF-16 (little-endian)"),
-        [0xFE, 0xFF, ..] => Some("UTF-16 (big-endian)"),
-        [a, 0, b, 0, ..] if ascii(*a) && ascii(*b) => Some("UTF-16 (little-endian)"),
-        [0, a, 0, b, ..] if ascii(*a) && ascii(*b) => Some("UTF-16 (big-endian)"),
-        _ => None,
+/// UTF-16 input, as its first bytes tell.
+struct Utf16 {
+    encoding: &'static encoding_rs::Encoding,
+    name: &'static str,
+    /// Length of its byte order mark (0 or 2).
+    bom: usize,
+}
+
+impl Utf16 {
+    /// Whether the start of the input is UTF-16 text: a UTF-16 byte order mark, or
+    /// ASCII characters each paired with a NUL byte.
+    fn of(head: &[u8]) -> Option<Utf16> {
+        let ascii = |b: u8| matches!(b, b'\t' | b'\n' | b'\r' | 0x20..=0x7E);
+        let (big, bom) = match head {
+            [0xFF, 0xFE, ..] => (false, 2),
+            [0xFE, 0xFF, ..] => (true, 2),
+            [a, 0, b, 0, ..] if ascii(*a) && ascii(*b) => (false, 0),
+            [0, a, 0, b, ..] if ascii(*a) && ascii(*b) => (true, 0),
+            _ => return None,
+        };
+        Some(if big {
+            Utf16 {
+                encoding: encoding_rs::UTF_16BE,
+                name: "UTF-16 (big-endian)",
+                bom,
+            }
+        } else {
+            Utf16 {
+                encoding: encoding_rs::UTF_16LE,
+                name: "UTF-16 (little-endian)",
+                bom,
+            }
+        })
     }
 }

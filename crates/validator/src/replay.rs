@@ -749,7 +749,7 @@ impl GameChecker<'_> {
         let whole = has_variations
             .then(|| candidates(&moves, others))
             .filter(|langs| langs.len() > 1)
-            .and_then(|langs| self.whole_game_detection(start, &langs));
+            .and_then(|langs| self.whole_game_detection(&langs));
         match whole.unwrap_or_else(|| detect(start, &moves, others)) {
             Detection::Lang(lang) => lang,
             Detection::Ambiguous(langs) => {
@@ -775,25 +775,16 @@ impl GameChecker<'_> {
     /// included, replays: the one (or, with different moves, the several) that do, or
     /// `None` when none does (the main line then decides, see [`detect`]).
     #[cold]
-    fn whole_game_detection(&self, start: &Position, langs: &[Lang]) -> Option<Detection> {
+    fn whole_game_detection(&self, langs: &[Lang]) -> Option<Detection> {
         let mut complete: Vec<(Lang, Vec<Option<SanPlus>>)> = Vec::new();
         for &lang in langs {
             let mut out = Vec::new();
             let mut played = Vec::new();
-            let mut trial = GameChecker {
-                game: self.game,
-                config: Config {
-                    lang: Some(lang),
-                    ..self.config
-                },
-                lang,
-                out: &mut out,
-                plies: 0,
-                played: Some(&mut played),
-                letters: Letters::default(),
-                lang_ambiguous: false,
+            let config = Config {
+                lang: Some(lang),
+                ..self.config
             };
-            trial.replay(*start);
+            check_game_recording(self.game, &config, &mut out, Some(&mut played));
             let failed = out
                 .iter()
                 .any(|f| matches!(f.code, Code::IllegalMove | Code::AmbiguousMove));
