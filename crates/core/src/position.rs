@@ -1132,9 +1132,8 @@ impl Position {
             MoveKind::EnPassant => self.play_en_passant(m),
             MoveKind::Castle(side) => self.play_castle(m, side),
         }
-        if us == Color::Black {
-            self.fullmoves += 1;
-        }
+        // Branch-free: the side alternates, which a branch would mispredict.
+        self.fullmoves += us.index() as u32;
         self.turn = them;
         self.piece_key ^= crate::zobrist::turn_key();
         (self.checkers, self.pinned) = self.checkers_and_pinned();

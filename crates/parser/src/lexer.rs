@@ -641,10 +641,8 @@ impl Lexer {
                 (TokenKind::Escape, line_content_len(rest))
             }
             b'[' => match tag_pair(rest) {
-                Some((len, name, value)) => {
-                    self.tag_name = rest[name.0..name.1]
-                        .iter()
-                        .fold(FNV_OFFSET, |hash, &b| fnv_step(hash, b));
+                Some(((len, name, value), name_hash)) => {
+                    self.tag_name = name_hash;
                     let base = pos as u32;
                     sink.tags.push(TagSpans {
                         token: token_index as u32,
@@ -815,36 +813,53 @@ pub(crate) fn tokenize(bytes: &[u8], config: LexConfig, sink: &mut Sink<'_>) {
     lexer.finish(bytes, sink);
 }
 
-/// FNV-1a hash of the tag name at the start of a tag line (`[`, blanks, name).
+/// The hash of the tag name at the start of a tag line (`[`, blanks, name), malformed
+/// or not: the name runs to a blank, a quote, a `]` or the line end.
 fn tag_name_hash(line: &[u8]) -> u64 {
     let after = &line[1..];
     let skip = after
         .iter()
         .take_while(|&&b| b == b' ' || b == b'\t')
         .count();
-    let name = after[skip..]
+    let name = &after[skip..];
+    let len = name
         .iter()
-        .take_while(|&&b| !matches!(b, b' ' | b'\t' | b'"' | b']' | b'\r' | b'\n'));
-    name.fold(FNV_OFFSET, |hash, &b| fnv_step(hash, b))
+        .position(|&b| matches!(b, b' ' | b'\t' | b'"' | b']' | b'\r' | b'\n'))
+        .unwrap_or(name.len());
+    name_hash(&name[..len])
 }
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+/// A hash of a tag name, eight bytes at a time (a name is one or two words): the
+/// words, zero-padded, then the length.
+fn name_hash(name: &[u8]) -> u64 {
+    let mut hash = NAME_SEED;
+    for chunk in name.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        hash = name_hash_step(hash, u64::from_le_bytes(word));
+    }
+    name_hash_finish(hash, name.len())
+}
 
-const fn fnv_step(hash: u64, byte: u8) -> u64 {
-    (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3)
+const NAME_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+
+#[inline(always)]
+const fn name_hash_step(hash: u64, word: u64) -> u64 {
+    (hash ^ word)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .rotate_left(29)
+}
+
+#[inline(always)]
+const fn name_hash_finish(hash: u64, len: usize) -> u64 {
+    (hash ^ len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// The hash of `Event`, the tag that conventionally opens a tag section.
-const EVENT_HASH: u64 = {
-    let name = b"Event";
-    let mut hash = FNV_OFFSET;
-    let mut i = 0;
-    while i < name.len() {
-        hash = fnv_step(hash, name[i]);
-        i += 1;
-    }
-    hash
-};
+const EVENT_HASH: u64 = name_hash_finish(
+    name_hash_step(NAME_SEED, u64::from_le_bytes(*b"Event\0\0\0")),
+    5,
+);
 
 /// A line that is one or more well-formed tag pairs and nothing else: `[Name "value"]`,
 /// blanks around and between (`[Event "x"] [Site "y"]`, as import format allows).
@@ -1541,10 +1556,17 @@ type ParsedTag = (usize, (usize, usize), (usize, usize));
 
 /// A tag pair: `[`, name, `"value"` (with `\"` and `\\` escapes), `]`. Returns the token
 /// length and the name and raw value spans relative to `s`.
-fn tag_pair(s: &[u8]) -> Option<ParsedTag> {
+fn tag_pair(s: &[u8]) -> Option<(ParsedTag, u64)> {
     if let Some(parsed) = tag_pair_fast(s) {
         return Some(parsed);
     }
+    let parsed = tag_pair_general(s)?;
+    Some((parsed, name_hash(&s[parsed.1.0..parsed.1.1])))
+}
+
+/// [`tag_pair`] for every form the fast path leaves: spaces inside the brackets,
+/// escapes, quotes inside the value.
+fn tag_pair_general(s: &[u8]) -> Option<ParsedTag> {
     let offset = |rest: &[u8]| s.len() - rest.len();
     let strict: IResult<&[u8], (&[u8], &[u8])> = (|i| {
         let (i, _) = byte_char('[')(i)?;
@@ -1570,12 +1592,31 @@ fn tag_pair(s: &[u8]) -> Option<ParsedTag> {
     lenient_tag_pair(s)
 }
 
-/// The usual shape `[Name "value"]` (one space, no escapes), by direct indexing; the nom
-/// parser in [`tag_pair`] reads the same and every other form.
+/// The usual shape `[Name "value"]` (one space, no escapes), by direct indexing, with
+/// the name's [`name_hash`]; the nom parser in [`tag_pair`] reads the same and every
+/// other form. The name is measured and hashed eight bytes at a time.
 #[inline]
-fn tag_pair_fast(s: &[u8]) -> Option<ParsedTag> {
-    let after = s.strip_prefix(b"[")?;
-    let i = 1 + after.iter().take_while(|&&b| is_name_byte(b)).count();
+fn tag_pair_fast(s: &[u8]) -> Option<(ParsedTag, u64)> {
+    if s.first() != Some(&b'[') {
+        return None;
+    }
+    let mut i = 1;
+    let mut hash = NAME_SEED;
+    loop {
+        let word = u64::from_le_bytes(*s.get(i..)?.first_chunk::<8>()?);
+        let stops = not_name_bytes(word);
+        if stops == 0 {
+            hash = name_hash_step(hash, word);
+            i += 8;
+            continue;
+        }
+        let n = stops.trailing_zeros() as usize / 8;
+        if n > 0 {
+            hash = name_hash_step(hash, word & (u64::MAX >> (64 - 8 * n)));
+        }
+        i += n;
+        break;
+    }
     let name = (1, i);
     if i == 1 || s.get(i..i + 2) != Some(b" \"") {
         return None;
@@ -1583,7 +1624,28 @@ fn tag_pair_fast(s: &[u8]) -> Option<ParsedTag> {
     let value_start = i + 2;
     let stop = value_end(s.get(value_start..)?)?;
     let j = value_start + stop;
-    (s[j] == b'"' && s.get(j + 1) == Some(&b']')).then_some((j + 2, name, (value_start, j)))
+    (s[j] == b'"' && s.get(j + 1) == Some(&b']')).then_some((
+        (j + 2, name, (value_start, j)),
+        name_hash_finish(hash, i - 1),
+    ))
+}
+
+/// Bit 7 set in each byte of `word` that is not a tag-name byte (see [`is_name_byte`]):
+/// a control byte, a space, DEL, `"`, `[` or `]`. Exact for every byte, with no carries
+/// between bytes.
+#[inline(always)]
+fn not_name_bytes(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let ascii = !word & HIGH;
+    let low = word & !HIGH;
+    // Bit 7 of each byte: the 7-bit byte is at least 0x21.
+    let graphic_or_del = (low + ONES * 0x5F) & HIGH;
+    let equal = |b: u8| {
+        let diff = low ^ (ONES * u64::from(b));
+        !(((diff & !HIGH) + !HIGH) | diff) & HIGH
+    };
+    ((!graphic_or_del & HIGH) | equal(0x7F) | equal(b'"') | equal(b'[') | equal(b']')) & ascii
 }
 
 /// The first `"`, `\\` or line end in `s`: the end of a plain tag value. Values are
@@ -1782,6 +1844,46 @@ mod tests {
     }
 
     #[test]
+    fn not_name_bytes_matches_a_byte_by_byte_check() {
+        for position in 0..8 {
+            for byte in 0..=255u8 {
+                for fill in [b'a', b'"', 0x80, 0x00] {
+                    let mut window = [fill; 8];
+                    window[position] = byte;
+                    let mask = not_name_bytes(u64::from_le_bytes(window));
+                    for (i, &b) in window.iter().enumerate() {
+                        let bit = mask >> (8 * i + 7) & 1 == 1;
+                        assert_eq!(bit, !is_name_byte(b), "{window:?}@{i}");
+                    }
+                    assert_eq!(mask & !0x8080_8080_8080_8080, 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_tag_name_hashes_the_same_on_the_fast_and_the_general_paths() {
+        for name in [
+            "Event",
+            "WhiteElo",
+            "WhiteFideId",
+            "BlackTeamCountry",
+            "X",
+            "ECO",
+        ] {
+            for value in ["", "x", "a long value with more than 24 bytes in it"] {
+                let line = format!("[{name} \"{value}\"]\n and more bytes after it");
+                let (parsed, hash) = tag_pair_fast(line.as_bytes()).expect("the usual shape");
+                assert_eq!(&line[parsed.1.0..parsed.1.1], name);
+                assert_eq!(hash, name_hash(name.as_bytes()));
+                assert_eq!(hash, tag_name_hash(line.as_bytes()));
+            }
+        }
+        assert_eq!(EVENT_HASH, name_hash(b"Event"));
+        assert_ne!(name_hash(b"Ev"), name_hash(b"Ev\0"));
+    }
+
+    #[test]
     fn move_body_mask_matches_a_byte_by_byte_check() {
         let naive = |b: u8| matches!(b, b'a'..=b'h' | b'1'..=b'8' | b'x');
         for position in 0..8 {
@@ -1802,7 +1904,8 @@ mod tests {
             if let Some(len) = san_fast(bytes) {
                 prop_assert_eq!(san_len(bytes, Encoding::Auto), Some(len));
             }
-            if let Some(parsed) = tag_pair_fast(bytes) {
+            if let Some((parsed, hash)) = tag_pair_fast(bytes) {
+                prop_assert_eq!(hash, name_hash(&bytes[parsed.1.0..parsed.1.1]));
                 let strict: IResult<&[u8], ()> = (|i| {
                     let (i, _) = byte_char('[')(i)?;
                     let (i, _) = take_while1(is_name_byte)(i)?;

@@ -879,8 +879,63 @@ impl GameChecker<'_> {
         while i < tokens.len() {
             let token = tokens[i];
             i += 1;
-            // Move numbers, tags and comments change nothing here: skipped before the
-            // dispatch (a third of the tokens).
+            // Moves first (most tokens), then move numbers, tags and comments, which
+            // change nothing here: both before the dispatch, so that the common tokens
+            // take plain branches.
+            if token.kind == TokenKind::San {
+                // An en-passant mark after the move belongs to it, and so does a
+                // check or mate mark written apart (`Cf3 +`, `Dxf7 ++`): whitespace
+                // is no token (see `Game::tokens`).
+                // In either order (`exd6 e.p. +`, `exd6 + e.p.`), each at most once.
+                let mut end = token.end;
+                let (mut en_passant, mut check) = (false, false);
+                while let Some(mark) = tokens.get(i) {
+                    if !en_passant && mark.kind == TokenKind::EnPassantMark {
+                        en_passant = true;
+                    } else if !check && is_check_mark(game, mark) {
+                        check = true;
+                    } else {
+                        break;
+                    }
+                    end = mark.end;
+                    i += 1;
+                }
+                if lines.len() == 1
+                    && result_since_move
+                    && let Some((marker, _)) = result_marker
+                {
+                    result_since_move = false;
+                    self.stray(
+                        marker,
+                        "a result in the middle of the moves: more moves follow it",
+                        &[],
+                    );
+                }
+                let main = lines.len() == 1;
+                let depth = lines.len() - 1;
+                let line = &mut lines[depth];
+                // Every move's letters count for the language, played or not.
+                if beyond > 0 || line.skipped {
+                    self.letters.add(letters_of(&bytes[token.span()]));
+                    continue;
+                }
+                if let State::Stopped { at_last_move } = &mut line.state {
+                    *at_last_move = false;
+                    self.letters.add(letters_of(&bytes[token.span()]));
+                    continue;
+                }
+                let text = &bytes[token.start as usize..end as usize];
+                let outcome = self.play_move(line, &mut histories, token, text);
+                if main {
+                    last_main_ply = line.ply;
+                    if let Some(chances) = outcome
+                        && (chances.0 || chances.1)
+                    {
+                        self.note_chances(line, token, chances, &mut threefold, &mut fifty);
+                    }
+                }
+                continue;
+            }
             if matches!(
                 token.kind,
                 TokenKind::MoveNumber | TokenKind::Tag | TokenKind::Comment
@@ -970,59 +1025,6 @@ impl GameChecker<'_> {
                 TokenKind::Glyph if is_check_mark(game, &token) => {
                     let path = lines.last().map_or(&[][..], |l| &l.path);
                     self.stray(token, "a check or mate mark that follows no move", path);
-                }
-                TokenKind::San => {
-                    // An en-passant mark after the move belongs to it, and so does a
-                    // check or mate mark written apart (`Cf3 +`, `Dxf7 ++`): whitespace
-                    // is no token (see `Game::tokens`).
-                    // In either order (`exd6 e.p. +`, `exd6 + e.p.`), each at most once.
-                    let mut end = token.end;
-                    let (mut en_passant, mut check) = (false, false);
-                    while let Some(mark) = tokens.get(i) {
-                        if !en_passant && mark.kind == TokenKind::EnPassantMark {
-                            en_passant = true;
-                        } else if !check && is_check_mark(game, mark) {
-                            check = true;
-                        } else {
-                            break;
-                        }
-                        end = mark.end;
-                        i += 1;
-                    }
-                    if lines.len() == 1
-                        && result_since_move
-                        && let Some((marker, _)) = result_marker
-                    {
-                        result_since_move = false;
-                        self.stray(
-                            marker,
-                            "a result in the middle of the moves: more moves follow it",
-                            &[],
-                        );
-                    }
-                    let main = lines.len() == 1;
-                    let depth = lines.len() - 1;
-                    let line = &mut lines[depth];
-                    // Every move's letters count for the language, played or not.
-                    if beyond > 0 || line.skipped {
-                        self.letters.add(letters_of(&bytes[token.span()]));
-                        continue;
-                    }
-                    if let State::Stopped { at_last_move } = &mut line.state {
-                        *at_last_move = false;
-                        self.letters.add(letters_of(&bytes[token.span()]));
-                        continue;
-                    }
-                    let text = &bytes[token.start as usize..end as usize];
-                    let outcome = self.play_move(line, &mut histories, token, text);
-                    if main {
-                        last_main_ply = line.ply;
-                        if let Some(chances) = outcome
-                            && (chances.0 || chances.1)
-                        {
-                            self.note_chances(line, token, chances, &mut threefold, &mut fifty);
-                        }
-                    }
                 }
                 _ => {}
             }
