@@ -590,6 +590,32 @@ fn an_oversized_game_is_skipped_and_the_next_one_read() {
 }
 
 #[test]
+fn megabytes_of_junk_after_a_result_leave_the_game_before_it_whole() {
+    // A good game, then 2.2 MB of dotted lines (over the limit of 2^20 tokens a game),
+    // then a good game: the first game's moves end with its result, so they are checked
+    // (mate and all); the junk is a game of its own, skipped and reported where it
+    // starts; the last game is read.
+    let mut data = good(1).into_bytes();
+    let junk_at = data.len();
+    data.extend_from_slice(&b". . . . . . . . . .\n".repeat(110_000));
+    assert!(data.len() > 2_000_000);
+    data.extend_from_slice(b"\n");
+    data.extend_from_slice(good(3).as_bytes());
+    let (findings, summary) = check_bytes(&data, "junk after a result");
+    assert_eq!(summary["games"], 3, "{summary}");
+    assert_eq!(summary["plies"], 14, "{summary}");
+    assert_clean(&findings, &[1, 3]);
+    assert_finding(
+        &findings,
+        2,
+        "syntax-error",
+        place(&data, junk_at),
+        "game with more than 1048576 tokens",
+    );
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+}
+
+#[test]
 fn standard_input_closed_early() {
     // The writer stops in the middle of the first move of the second game: `1. e`.
     let data = format!("{}{}", good(1), good(2));

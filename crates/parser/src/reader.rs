@@ -43,6 +43,7 @@ use crate::encoding::Encoding;
 use crate::finding::{Finding, FindingKind};
 use crate::game::{DEFAULT_MAX_VARIATION_DEPTH, Game};
 use crate::lexer::{Input, LexConfig, Lexer, Sink, Step};
+use crate::token::TokenKind;
 
 /// The default size of one read from the underlying reader.
 pub const DEFAULT_BUFFER_SIZE: usize = 64 * 1024;
@@ -364,10 +365,15 @@ impl<R: Read> Reader<R> {
                     // is kept of the game never depends on where a read ended.
                     let too_many_tokens =
                         self.lexer.in_movetext() && game.tokens.len() > self.config.max_game_tokens;
-                    if self.skipping
-                        || too_many_tokens
-                        || self.lexer.droppable() > self.config.max_game_size
+                    let too_large = self.lexer.droppable() > self.config.max_game_size;
+                    if !self.skipping
+                        && (too_many_tokens || too_large)
+                        && let Some(at) = self.end_of_moves(game)
                     {
+                        self.finish_at_result(game, at, offset);
+                        return Ok(true);
+                    }
+                    if self.skipping || too_many_tokens || too_large {
                         self.skip_oversized(game);
                     }
                     self.fill();
@@ -472,6 +478,50 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// Where a game over a limit ends, if its moves ended before it: after the line of
+    /// the first result outside variations that follows the last move or move number
+    /// (and the blank lines after it).
+    /// Only the tokens within both limits are looked at (so the answer never depends on
+    /// where a read ended); `None` when they hold no such result or its line goes past
+    /// a limit: the game is skipped then.
+    fn end_of_moves(&self, game: &Game) -> Option<usize> {
+        let data = &self.buf[self.start..self.end];
+        let limit = self.config.max_game_size;
+        let tokens = &game.tokens[..game.tokens.len().min(self.config.max_game_tokens)];
+        let tokens = &tokens[..tokens.partition_point(|t| t.end as usize <= limit)];
+        let after_moves = tokens
+            .iter()
+            .rposition(|t| matches!(t.kind, TokenKind::San | TokenKind::MoveNumber))
+            .map_or(0, |i| i + 1);
+        let mut depth = 0u32;
+        let mut result = None;
+        for (i, t) in tokens.iter().enumerate() {
+            match t.kind {
+                TokenKind::VariationStart => depth += 1,
+                TokenKind::VariationEnd => depth = depth.saturating_sub(1),
+                TokenKind::Result if depth == 0 && i >= after_moves => {
+                    result = Some(t.end as usize);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let end = result?;
+        let mut at = end + memchr::memchr(b'\n', &data[end..])? + 1;
+        // Blank lines after it go with the game, as they do before any next game.
+        while let Some(i) = memchr::memchr(b'\n', &data[at..])
+            && data[at..at + i].iter().all(u8::is_ascii_whitespace)
+        {
+            at += i + 1;
+        }
+        // The game up to there is within both limits (a token past the ones looked at
+        // that starts before `at` puts it over).
+        let within = at <= limit
+            && game.tokens.partition_point(|t| (t.start as usize) < at)
+                <= self.config.max_game_tokens;
+        within.then_some(at)
+    }
+
     /// The current game is over the size limit: drop what is tokenized (its tokens too),
     /// so memory stays bounded; the game is put together in [`Reader::finish`].
     fn skip_oversized(&mut self, game: &mut Game) {
@@ -492,12 +542,33 @@ impl<R: Read> Reader<R> {
         game.findings.clear();
     }
 
+    /// Ends a game over a limit at `at`, the end of the line of the result that ended its
+    /// moves ([`Reader::end_of_moves`]): what overflows the limit is text after the game,
+    /// read as the next one.
+    fn finish_at_result(&mut self, game: &mut Game, at: usize, offset: u64) {
+        let data = &self.buf[self.start..self.start + at];
+        game.tokens.clear();
+        game.tags.clear();
+        game.findings.clear();
+        game.bytes.extend_from_slice(data);
+        game.tokenize();
+        self.lexer.newlines = memchr::memchr_iter(b'\n', data).count() as u64;
+        self.finish_read(game, at, offset);
+    }
+
     fn finish(&mut self, game: &mut Game, at: usize, offset: u64) {
         let data = &self.buf[self.start..self.start + at];
-        let newlines = self.lexer.newlines;
         let total = self.dropped + at as u64;
         let too_many_tokens = game.tokens.len() > self.config.max_game_tokens;
-        if self.skipping || too_many_tokens || at > self.config.max_game_size {
+        let over = too_many_tokens || at > self.config.max_game_size;
+        if over
+            && !self.skipping
+            && let Some(end) = self.end_of_moves(game)
+        {
+            self.finish_at_result(game, end, offset);
+            return;
+        }
+        if self.skipping || over {
             // The outcome depends only on the game: its tag section (the tag lines that end
             // within the limit) is kept and tokenized again, the rest counted as skipped.
             if !self.skipping {
@@ -533,6 +604,13 @@ impl<R: Read> Reader<R> {
             self.lexer.finish(&game.bytes, &mut sink);
             game.analyze_encoding();
         }
+        self.finish_read(game, at, offset);
+    }
+
+    /// The book-keeping of a game read to byte `at` of the unread data: its number,
+    /// offset and line, and the encoding summary.
+    fn finish_read(&mut self, game: &mut Game, at: usize, offset: u64) {
+        let newlines = self.lexer.newlines;
         if let Some(name) = self.utf16.take() {
             let message = format!("the file is {name}: read as such");
             game.findings.insert(

@@ -352,6 +352,63 @@ fn game_with_too_many_tokens_is_skipped_like_an_oversized_one() {
 }
 
 #[test]
+fn text_after_a_result_over_a_limit_is_read_apart_and_the_game_kept() {
+    // A complete game, then lines of junk after its result (a dump with a page of
+    // dots in it): the junk goes over the token limit or the size limit, the game does
+    // not, and its moves are kept; the junk is read as the next game, and skipped.
+    let head =
+        b"[Event \"mate\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+    let mut input = head.to_vec();
+    for _ in 0..400 {
+        input.extend_from_slice(b". . . . . . . . . .\n");
+    }
+    input.extend_from_slice(b"\n[Event \"small\"]\n\n1. d4 *\n");
+    let by_tokens = ReaderBuilder::new().max_game_tokens(1000);
+    let by_size = ReaderBuilder::new().max_game_size(2000);
+    for builder in [by_tokens, by_size] {
+        for buffer in [1, 7, 4096, 1 << 20] {
+            let games = read_all(&input, builder.clone().buffer_size(buffer));
+            assert_eq!(games.len(), 3, "buffer {buffer}");
+            assert_eq!(games[0].bytes(), head, "buffer {buffer}");
+            assert!(games[0].findings().is_empty(), "buffer {buffer}");
+            assert_eq!(games[1].offset(), head.len() as u64);
+            assert_eq!(games[1].first_line(), 5);
+            assert_eq!(games[1].findings()[0].kind, FindingKind::GameTooLarge);
+            assert_eq!(games[2].tag("Event").as_deref(), Some("small"));
+            assert!(games[2].findings().is_empty());
+        }
+    }
+    // Junk on the result's own line: the game's text goes on past the limit, and its
+    // movetext is skipped as before.
+    let mut same_line = head[..head.len() - 1].to_vec();
+    same_line.extend(std::iter::repeat_n(b" .", 2000).flatten());
+    same_line.extend_from_slice(b"\n");
+    for buffer in [1, 4096] {
+        let games = read_all(&same_line, by_tokens_of(1000).buffer_size(buffer));
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].findings()[0].kind, FindingKind::GameTooLarge);
+    }
+    // Only the text within the limit is looked at: a move after the junk, past the
+    // limit, goes with the junk, and the game before it is kept.
+    let mut moves_after = input[..input.len() - 26].to_vec();
+    moves_after.extend_from_slice(b"5. Ke2 *\n");
+    let games = read_all(&moves_after, by_tokens_of(1000));
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].bytes(), head);
+    assert_eq!(games[1].findings()[0].kind, FindingKind::GameTooLarge);
+    // A result inside a variation does not end the moves.
+    let mut in_variation = b"1. e4 (1. d4 1-0)\n".to_vec();
+    in_variation.extend(std::iter::repeat_n(b". . . . . . . . . .\n", 200).flatten());
+    let games = read_all(&in_variation, by_tokens_of(1000));
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].findings()[0].kind, FindingKind::GameTooLarge);
+}
+
+fn by_tokens_of(n: usize) -> ReaderBuilder {
+    ReaderBuilder::new().max_game_tokens(n)
+}
+
+#[test]
 fn deep_variations_give_a_finding_not_a_crash() {
     let mut input = b"1. e4 ".to_vec();
     input.extend(std::iter::repeat_n(b'(', 100_000));
