@@ -227,6 +227,65 @@ fn directories_and_stdin() {
 }
 
 #[test]
+fn an_unreadable_input_is_named_in_sarif_and_github_reports() {
+    // A missing file, and a gzip file cut in its middle (read up to the cut, then an
+    // error): both named in the SARIF invocation and as GitHub annotations, beside the
+    // findings of the file that was read; exit status 2 as before.
+    let dir = tempdir("unreadable-report");
+    let plain = std::fs::read("corpora/check/illegal.pgn").unwrap();
+    let [gz, _, _] = compress_all(&dir, "cut", &plain);
+    let bytes = std::fs::read(&gz).unwrap();
+    std::fs::write(&gz, &bytes[..bytes.len() / 2]).unwrap();
+    let gz = gz.to_str().unwrap();
+    let args = |format| {
+        [
+            "check",
+            "--format",
+            format,
+            "corpora/check/no-such-file.pgn",
+            gz,
+            "corpora/check/fen.pgn",
+        ]
+    };
+    let out = planilla(&args("sarif"));
+    assert_eq!(out.status.code(), Some(2));
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
+    let invocation = &log["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    let notes: Vec<&str> = invocation["toolExecutionNotifications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            assert_eq!(n["level"], "error");
+            n["message"]["text"].as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(notes[0].contains("no-such-file.pgn: no such file or directory"));
+    assert!(notes[1].contains("cut.pgn.gz: cannot read"), "{notes:?}");
+    assert!(!log["runs"][0]["results"].as_array().unwrap().is_empty());
+
+    let out = planilla(&args("github"));
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let annotations: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("::error title=planilla::"))
+        .collect();
+    assert_eq!(annotations.len(), 2, "{stdout}");
+    assert!(annotations[1].contains("cut.pgn.gz: cannot read"));
+
+    // Every input read: the invocation says so, and nothing more.
+    let out = planilla(&["check", "--format", "sarif", "corpora/check/fen.pgn"]);
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
+    assert_eq!(
+        log["runs"][0]["invocations"],
+        serde_json::json!([{"executionSuccessful": true}])
+    );
+}
+
+#[test]
 fn usage_and_input_errors_exit_2() {
     let missing = planilla(&[
         "check",

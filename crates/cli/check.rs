@@ -125,6 +125,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let pool = crate::thread_pool(args.input.threads)?;
     let inputs = collect_sources(&args.input.paths);
     let mut input_failed = inputs.report();
+    // Inputs that could not be read: on standard error, and in the reports that can
+    // say so (SARIF's invocation, GitHub annotations).
+    let mut failures = inputs.problems.clone();
     let sources = inputs.sources;
 
     let stdout = io::stdout();
@@ -175,12 +178,13 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                         show_games(&bar, totals.games);
                     }
                     Event::Closed => writer.flush()?,
+                    Event::Failed(message) => failures.push(message.to_string()),
                 }
                 Ok(())
             },
         )?;
         input_failed |= unread;
-        writer.end(&totals)
+        writer.end(&totals, &failures)
     })();
     bar.finish_and_clear();
 

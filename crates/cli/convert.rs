@@ -129,7 +129,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
                         return Ok(());
                     }
                     Event::Results(batch) => batch,
-                    Event::Closed => return Ok(()),
+                    Event::Closed | Event::Failed(_) => return Ok(()),
                 };
                 for done in batch {
                     counts.games += 1;

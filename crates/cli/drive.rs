@@ -29,6 +29,9 @@ pub enum Event<'a, T> {
     /// The source opened last is done: read to its end, or stopped by a read error
     /// (already named on standard error).
     Closed,
+    /// A source could not be opened, or not read to its end: the message, already
+    /// written on standard error, for reports that carry it too.
+    Failed(&'a str),
 }
 
 /// A file is read whole when it holds at most this many bytes: one batch's worth, so
@@ -138,7 +141,7 @@ where
             });
             for ((source, plan), whole) in sources[i..end].iter().zip(&plans[i..end]).zip(wholes) {
                 if let Some(e) = whole.unopened {
-                    bar.suspend(|| eprintln!("planilla: {e:#}"));
+                    fail(bar, format!("{e:#}"), &mut on)?;
                     failed = true;
                     continue;
                 }
@@ -147,7 +150,7 @@ where
                     on(Event::Results(&whole.results))?;
                 }
                 if let Some(e) = whole.error {
-                    read_failed(bar, source, &e);
+                    fail(bar, read_failure(source, &e), &mut on)?;
                     failed = true;
                 }
                 done_bytes += plan.size.unwrap_or(0);
@@ -165,7 +168,7 @@ where
         let reader = match open(source, encoding, &consumed) {
             Ok(reader) => reader,
             Err(e) => {
-                bar.suspend(|| eprintln!("planilla: {e:#}"));
+                fail(bar, format!("{e:#}"), &mut on)?;
                 failed = true;
                 continue;
             }
@@ -192,7 +195,7 @@ where
             return Err(e);
         }
         if let Err(e) = streamed {
-            read_failed(bar, source, &e);
+            fail(bar, read_failure(source, &e), &mut on)?;
             failed = true;
         }
         done_bytes += plans[i - 1].size.unwrap_or(0);
@@ -242,8 +245,16 @@ fn read_whole<T, W: Fn(&Game) -> T>(source: &Source, encoding: Encoding, work: &
     whole
 }
 
-/// Names a source that could not be read to its end.
-fn read_failed(bar: &ProgressBar, source: &Source, e: &io::Error) {
-    let name = source.display_name();
-    bar.suspend(|| eprintln!("planilla: {name}: cannot read: {}", io_reason(e)));
+/// The message for a source that could not be read to its end.
+fn read_failure(source: &Source, e: &io::Error) -> String {
+    format!("{}: cannot read: {}", source.display_name(), io_reason(e))
+}
+
+/// Names a failure on standard error, then hands it on.
+fn fail<T, F>(bar: &ProgressBar, message: String, on: &mut F) -> io::Result<()>
+where
+    F: FnMut(Event<'_, T>) -> io::Result<()>,
+{
+    bar.suspend(|| eprintln!("planilla: {message}"));
+    on(Event::Failed(&message))
 }

@@ -205,7 +205,8 @@ impl<W: Write> Writer<W> {
         self.out.write_all(self.buf.as_bytes())
     }
 
-    pub fn end(&mut self, totals: &Totals) -> io::Result<()> {
+    /// Closes the report; `failures` name the inputs that could not be read.
+    pub fn end(&mut self, totals: &Totals, failures: &[String]) -> io::Result<()> {
         match self.format {
             Format::Human => writeln!(self.out, "{}", summary_sentence(totals))?,
             Format::Jsonl => writeln!(
@@ -218,9 +219,36 @@ impl<W: Write> Writer<W> {
                 totals.warnings,
                 totals.notes
             )?,
-            Format::Github => writeln!(self.out, "planilla: {}", summary_sentence(totals))?,
+            Format::Github => {
+                for message in failures {
+                    // A workflow command's message escapes `%` and line ends.
+                    let text = message
+                        .replace('%', "%25")
+                        .replace('\r', "%0D")
+                        .replace('\n', "%0A");
+                    writeln!(self.out, "::error title=planilla::{text}")?;
+                }
+                writeln!(self.out, "planilla: {}", summary_sentence(totals))?
+            }
             Format::Sarif => {
-                self.out.write_all(b"\n]}]}\n")?;
+                // The invocation says whether every input was read, and names those
+                // that were not.
+                let mut s = String::from("\n],\"invocations\":[{\"executionSuccessful\":");
+                s.push_str(if failures.is_empty() { "true" } else { "false" });
+                if !failures.is_empty() {
+                    s.push_str(",\"toolExecutionNotifications\":[");
+                    for (i, message) in failures.iter().enumerate() {
+                        if i > 0 {
+                            s.push(',');
+                        }
+                        s.push_str("{\"level\":\"error\",\"message\":{\"text\":");
+                        json_str(&mut s, message);
+                        s.push_str("}}");
+                    }
+                    s.push(']');
+                }
+                s.push_str("}]}]}\n");
+                self.out.write_all(s.as_bytes())?;
             }
         }
         self.out.flush()
