@@ -510,6 +510,7 @@ impl<R: Read> Reader<R> {
         let mut at = end + memchr::memchr(b'\n', &data[end..])? + 1;
         // Blank lines after it go with the game, as they do before any next game.
         while let Some(i) = memchr::memchr(b'\n', &data[at..])
+            && at + i < limit
             && data[at..at + i].iter().all(u8::is_ascii_whitespace)
         {
             at += i + 1;
