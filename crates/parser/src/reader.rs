@@ -148,6 +148,7 @@ impl ReaderBuilder {
             line: 1,
             games: 0,
             skipping: false,
+            ended_at_result: None,
             dropped: 0,
             summary: EncodingSummary::default(),
             failed: false,
@@ -214,6 +215,9 @@ pub struct Reader<R> {
     games: u64,
     /// The current game is over the size limit and being skipped.
     skipping: bool,
+    /// The game just read was ended at its result by [`Reader::end_of_moves`]: its
+    /// number, for the message of the text after it.
+    ended_at_result: Option<u64>,
     /// Bytes of the current game dropped while skipping.
     dropped: u64,
     summary: EncodingSummary,
@@ -555,9 +559,11 @@ impl<R: Read> Reader<R> {
         game.tokenize();
         self.lexer.newlines = memchr::memchr_iter(b'\n', data).count() as u64;
         self.finish_read(game, at, offset);
+        self.ended_at_result = Some(self.games);
     }
 
     fn finish(&mut self, game: &mut Game, at: usize, offset: u64) {
+        let after_result = self.ended_at_result.take();
         let data = &self.buf[self.start..self.start + at];
         let total = self.dropped + at as u64;
         let too_many_tokens = game.tokens.len() > self.config.max_game_tokens;
@@ -579,7 +585,7 @@ impl<R: Read> Reader<R> {
             game.tokenize();
             game.skipped = total - game.bytes.len() as u64;
             let kept = game.bytes.len() as u32;
-            let message = if total > self.config.max_game_size as u64 {
+            let mut message = if total > self.config.max_game_size as u64 {
                 format!(
                     "game larger than {} bytes: movetext skipped",
                     self.config.max_game_size
@@ -591,6 +597,14 @@ impl<R: Read> Reader<R> {
                     self.config.max_game_tokens
                 )
             };
+            if let Some(previous) = after_result
+                && game.tags.is_empty()
+            {
+                message.push_str(&format!(
+                    "; it is text without tags after the result of game {previous}, which \
+                     ends there"
+                ));
+            }
             game.findings.insert(
                 0,
                 Finding::new(FindingKind::GameTooLarge, message, kept..kept),

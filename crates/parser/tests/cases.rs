@@ -374,6 +374,13 @@ fn text_after_a_result_over_a_limit_is_read_apart_and_the_game_kept() {
             assert_eq!(games[1].offset(), head.len() as u64);
             assert_eq!(games[1].first_line(), 5);
             assert_eq!(games[1].findings()[0].kind, FindingKind::GameTooLarge);
+            assert!(
+                games[1].findings()[0].message.ends_with(
+                    "; it is text without tags after the result of game 1, which ends there"
+                ),
+                "{}",
+                games[1].findings()[0].message
+            );
             assert_eq!(games[2].tag("Event").as_deref(), Some("small"));
             assert!(games[2].findings().is_empty());
         }
