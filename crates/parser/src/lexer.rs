@@ -217,6 +217,7 @@ impl Lexer {
     /// termination marker).
     /// `data` is the game's bytes.
     pub(crate) fn finish(&mut self, data: &[u8], sink: &mut Sink<'_>) {
+        self.repeated_tags(data, sink);
         if self.depth > 0 {
             let at = self.outermost_open;
             sink.findings
@@ -259,6 +260,52 @@ impl Lexer {
                 at as u32..at as u32 + 1,
             ));
         }
+    }
+
+    /// Reports each tag pair whose name an earlier tag pair of the game has with another
+    /// value (PGN: a tag name should appear once in a tag section): the first value is
+    /// the one read; the same value twice is harmless and not reported. The names of the
+    /// tag lines are compared by their hashes, kept for game boundaries; only a game
+    /// with a repeated hash has its tags compared by name.
+    fn repeated_tags(&mut self, data: &[u8], sink: &mut Sink<'_>) {
+        let names = &self.tag_names.list;
+        if !(1..names.len()).any(|i| names[..i].contains(&names[i])) {
+            return;
+        }
+        let tags = &*sink.tags;
+        let repeated: Vec<(TagSpans, TagSpans)> = tags
+            .iter()
+            .enumerate()
+            .filter_map(|(i, tag)| {
+                let name = &data[tag.name_span()];
+                let first = tags[..i].iter().find(|t| &data[t.name_span()] == name)?;
+                (data[first.value_span()] != data[tag.value_span()]).then_some((*first, *tag))
+            })
+            .collect();
+        for (first, tag) in repeated {
+            self.repeated_tag(data, first, tag, sink);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn repeated_tag(&mut self, data: &[u8], first: TagSpans, tag: TagSpans, sink: &mut Sink<'_>) {
+        let encoding = self.config.encoding;
+        let text = |span: std::ops::Range<usize>| -> String {
+            decode(&data[span], encoding).chars().take(60).collect()
+        };
+        let message = format!(
+            "tag {} given twice with different values: \"{}\" is read, \"{}\" ignored (PGN: a \
+             tag name should appear once in a tag section)",
+            text(tag.name_span()),
+            text(first.value_span()),
+            text(tag.value_span()),
+        );
+        let token = sink.tokens[tag.token as usize];
+        self.report(
+            sink,
+            Finding::new(FindingKind::Syntax, message, token.start..token.end),
+        );
     }
 
     /// Adds a syntax finding, or counts it once the game has [`MAX_SYNTAX_FINDINGS`].

@@ -416,6 +416,36 @@ fn by_tokens_of(n: usize) -> ReaderBuilder {
 }
 
 #[test]
+fn a_tag_given_twice_with_different_values_is_reported_at_the_second() {
+    let input = b"[Event \"e\"]\n[Result \"1-0\"]\n[Site \"s\"]\n[Site \"s\"]\n[Result \"0-1\"]\n\n1. e4 1-0\n";
+    for buffer in [1, 7, 4096] {
+        let games = read_all(input, ReaderBuilder::new().buffer_size(buffer));
+        assert_eq!(games.len(), 1);
+        let game = &games[0];
+        // The first value is the one read; the same value twice is no finding.
+        assert_eq!(game.tag("Result").as_deref(), Some("1-0"));
+        let findings = game.findings();
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert_eq!(findings[0].kind, FindingKind::Syntax);
+        assert_eq!(
+            findings[0].message,
+            "tag Result given twice with different values: \"1-0\" is read, \"0-1\" ignored \
+             (PGN: a tag name should appear once in a tag section)"
+        );
+        let second = input.windows(8).rposition(|w| w == b"[Result ").unwrap() as u32;
+        assert_eq!(findings[0].span, second..second + 14);
+    }
+    // After a blank line, a repeated name starts the next game (a game without moves
+    // before it): no finding.
+    let games = read_all(
+        b"[Event \"a\"]\n[Result \"*\"]\n\n[Result \"1-0\"]\n\n1. e4 1-0\n",
+        ReaderBuilder::new(),
+    );
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().all(|g| g.findings().is_empty()));
+}
+
+#[test]
 fn deep_variations_give_a_finding_not_a_crash() {
     let mut input = b"1. e4 ".to_vec();
     input.extend(std::iter::repeat_n(b'(', 100_000));
