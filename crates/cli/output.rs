@@ -221,12 +221,7 @@ impl<W: Write> Writer<W> {
             )?,
             Format::Github => {
                 for message in failures {
-                    // A workflow command's message escapes `%` and line ends.
-                    let text = message
-                        .replace('%', "%25")
-                        .replace('\r', "%0D")
-                        .replace('\n', "%0A");
-                    writeln!(self.out, "::error title=planilla::{text}")?;
+                    writeln!(self.out, "::error title=planilla::{}", github_data(message))?;
                 }
                 writeln!(self.out, "planilla: {}", summary_sentence(totals))?
             }

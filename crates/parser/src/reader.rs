@@ -552,9 +552,7 @@ impl<R: Read> Reader<R> {
     /// read as the next one.
     fn finish_at_result(&mut self, game: &mut Game, at: usize, offset: u64) {
         let data = &self.buf[self.start..self.start + at];
-        game.tokens.clear();
-        game.tags.clear();
-        game.findings.clear();
+        // Tokenized again, as the game it is (the tokens so far run past it).
         game.bytes.extend_from_slice(data);
         game.tokenize();
         self.lexer.newlines = memchr::memchr_iter(b'\n', data).count() as u64;

@@ -365,7 +365,7 @@ fn text_after_a_result_over_a_limit_is_read_apart_and_the_game_kept() {
     input.extend_from_slice(b"\n[Event \"small\"]\n\n1. d4 *\n");
     let by_tokens = ReaderBuilder::new().max_game_tokens(1000);
     let by_size = ReaderBuilder::new().max_game_size(2000);
-    for builder in [by_tokens, by_size] {
+    for builder in [by_tokens.clone(), by_size] {
         for buffer in [1, 7, 4096, 1 << 20] {
             let games = read_all(&input, builder.clone().buffer_size(buffer));
             assert_eq!(games.len(), 3, "buffer {buffer}");
@@ -391,7 +391,7 @@ fn text_after_a_result_over_a_limit_is_read_apart_and_the_game_kept() {
     same_line.extend(std::iter::repeat_n(b" .", 2000).flatten());
     same_line.extend_from_slice(b"\n");
     for buffer in [1, 4096] {
-        let games = read_all(&same_line, by_tokens_of(1000).buffer_size(buffer));
+        let games = read_all(&same_line, by_tokens.clone().buffer_size(buffer));
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].findings()[0].kind, FindingKind::GameTooLarge);
     }
@@ -399,20 +399,16 @@ fn text_after_a_result_over_a_limit_is_read_apart_and_the_game_kept() {
     // limit, goes with the junk, and the game before it is kept.
     let mut moves_after = input[..input.len() - 26].to_vec();
     moves_after.extend_from_slice(b"5. Ke2 *\n");
-    let games = read_all(&moves_after, by_tokens_of(1000));
+    let games = read_all(&moves_after, by_tokens.clone());
     assert_eq!(games.len(), 2);
     assert_eq!(games[0].bytes(), head);
     assert_eq!(games[1].findings()[0].kind, FindingKind::GameTooLarge);
     // A result inside a variation does not end the moves.
     let mut in_variation = b"1. e4 (1. d4 1-0)\n".to_vec();
     in_variation.extend(std::iter::repeat_n(b". . . . . . . . . .\n", 200).flatten());
-    let games = read_all(&in_variation, by_tokens_of(1000));
+    let games = read_all(&in_variation, by_tokens);
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].findings()[0].kind, FindingKind::GameTooLarge);
-}
-
-fn by_tokens_of(n: usize) -> ReaderBuilder {
-    ReaderBuilder::new().max_game_tokens(n)
 }
 
 #[test]
