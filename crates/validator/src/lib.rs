@@ -168,9 +168,13 @@ where
 /// tokenizes the next batch, lets the reader go, and runs `work` on each game of its
 /// batch. A game is thus tokenized and checked on the same core, while its text, tokens
 /// and tags are still in that core's cache, and the tokenizer runs in parallel with the
-/// checking of other batches; with one thread the whole run is one thread's work. The
-/// calling thread only receives the finished batches and hands them to `sink` in input
-/// order. Threads read at most a few batches ahead of the oldest one not yet handed
+/// checking of other batches. The calling thread only receives the finished batches and
+/// hands them to `sink` in input order.
+///
+/// With one thread there is nothing to share: the calling thread reads each game and
+/// works on it at once, while its text and tokens are still in the first-level cache
+/// (a batch's are not: `check -j1` took 7% less CPU time than with a batch read and
+/// then checked), and hands the results on in batches of the same bounds. Threads read at most a few batches ahead of the oldest one not yet handed
 /// on, so memory stays bounded even when one batch takes long.
 ///
 /// # Errors
@@ -191,6 +195,9 @@ where
     F: FnMut(&[T], Progress) -> io::Result<()>,
 {
     let threads = pool.current_num_threads().max(1);
+    if threads == 1 {
+        return process_in_line(reader, batching, work, sink);
+    }
     let shared = Shared {
         state: Mutex::new(ReadState {
             reader,
@@ -232,6 +239,52 @@ where
         }
         Ok(())
     })
+}
+
+/// [`process_stream`] with one thread: each game is worked on as soon as it is read,
+/// on the calling thread, while its text and tokens are still in the core's first-level
+/// cache, and the results are handed on in batches of the same bounds.
+fn process_in_line<R, T, W, F>(
+    mut reader: Reader<R>,
+    batching: BatchConfig,
+    work: W,
+    mut sink: F,
+) -> io::Result<()>
+where
+    R: Read,
+    W: Fn(&Game) -> T,
+    F: FnMut(&[T], Progress) -> io::Result<()>,
+{
+    let mut game = Game::new();
+    let mut results = Vec::new();
+    let mut bytes = 0;
+    let mut progress = Progress::default();
+    loop {
+        match reader.read_game(&mut game) {
+            Ok(true) => {
+                bytes += game.bytes().len();
+                progress.bytes = game.offset() + game.len_in_file();
+                progress.games += 1;
+                results.push(work(&game));
+                if results.len() >= batching.max_games || bytes >= batching.max_bytes {
+                    sink(&results, progress)?;
+                    results.clear();
+                    bytes = 0;
+                }
+            }
+            Ok(false) => break,
+            Err(e) => {
+                if !results.is_empty() {
+                    sink(&results, progress)?;
+                }
+                return Err(e);
+            }
+        }
+    }
+    if !results.is_empty() {
+        sink(&results, progress)?;
+    }
+    Ok(())
 }
 
 /// The reader and its bookkeeping, shared by the threads of [`process_stream`].
