@@ -171,10 +171,10 @@ where
 /// checking of other batches. The calling thread only receives the finished batches and
 /// hands them to `sink` in input order.
 ///
-/// With one thread there is nothing to share: the calling thread reads each game and
-/// works on it at once, while its text and tokens are still in the first-level cache
-/// (a batch's are not: `check -j1` took 7% less CPU time than with a batch read and
-/// then checked), and hands the results on in batches of the same bounds. Threads read at most a few batches ahead of the oldest one not yet handed
+/// With one thread there is nothing to share: the calling thread reads a few games and
+/// works on them at once, while their text and tokens are still in the first-level
+/// cache (a batch's are not: `check -j1` took 7% less CPU time than with a batch read
+/// and then checked), and hands the results on in batches of the same bounds. Threads read at most a few batches ahead of the oldest one not yet handed
 /// on, so memory stays bounded even when one batch takes long.
 ///
 /// # Errors
@@ -241,9 +241,17 @@ where
     })
 }
 
-/// [`process_stream`] with one thread: each game is worked on as soon as it is read,
-/// on the calling thread, while its text and tokens are still in the core's first-level
-/// cache, and the results are handed on in batches of the same bounds.
+/// The games [`process_stream`] reads at a time with one thread: about 8 KiB of text.
+const IN_LINE_BYTES: usize = 8 << 10;
+
+/// [`process_stream`] with one thread: on the calling thread, a few games are read
+/// (about [`IN_LINE_BYTES`]) and worked on at once, while their text and tokens are
+/// still in the core's first-level cache, and the results are handed on in batches of
+/// the same bounds as with more threads. A few games rather than one keep the code of
+/// the tokenizer and of the work each in the instruction cache for several games
+/// (cachegrind on 5 MB: 2.1 M instruction-cache misses one game at a time, 0.64 M
+/// 8 KiB at a time, 0.36 M 64 KiB at a time, when data-cache misses grow; 8 KiB took
+/// 1.5-2% less CPU time than one game at a time).
 fn process_in_line<R, T, W, F>(
     mut reader: Reader<R>,
     batching: BatchConfig,
@@ -255,36 +263,52 @@ where
     W: Fn(&Game) -> T,
     F: FnMut(&[T], Progress) -> io::Result<()>,
 {
-    let mut game = Game::new();
+    let mut games: Vec<Game> = Vec::new();
     let mut results = Vec::new();
     let mut bytes = 0;
     let mut progress = Progress::default();
-    loop {
-        match reader.read_game(&mut game) {
-            Ok(true) => {
-                bytes += game.bytes().len();
-                progress.bytes = game.offset() + game.len_in_file();
-                progress.games += 1;
-                results.push(work(&game));
-                if results.len() >= batching.max_games || bytes >= batching.max_bytes {
-                    sink(&results, progress)?;
-                    results.clear();
-                    bytes = 0;
+    let mut error = None;
+    let mut done = false;
+    while !done {
+        let mut read = 0;
+        let mut read_bytes = 0;
+        while read_bytes < IN_LINE_BYTES && read < batching.max_games {
+            if games.len() <= read {
+                games.push(Game::new());
+            }
+            match reader.read_game(&mut games[read]) {
+                Ok(true) => {
+                    read_bytes += games[read].bytes().len();
+                    read += 1;
+                }
+                Ok(false) => done = true,
+                // The games read before the error are whole: they are worked on and
+                // handed on first, then the error.
+                Err(e) => {
+                    error = Some(e);
+                    done = true;
                 }
             }
-            Ok(false) => break,
-            Err(e) => {
-                if !results.is_empty() {
-                    sink(&results, progress)?;
-                }
-                return Err(e);
+            if done {
+                break;
+            }
+        }
+        for game in &games[..read] {
+            bytes += game.bytes().len();
+            progress.bytes = game.offset() + game.len_in_file();
+            progress.games += 1;
+            results.push(work(game));
+            if results.len() >= batching.max_games || bytes >= batching.max_bytes {
+                sink(&results, progress)?;
+                results.clear();
+                bytes = 0;
             }
         }
     }
     if !results.is_empty() {
         sink(&results, progress)?;
     }
-    Ok(())
+    error.map_or(Ok(()), Err)
 }
 
 /// The reader and its bookkeeping, shared by the threads of [`process_stream`].
