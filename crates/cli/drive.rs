@@ -141,8 +141,7 @@ where
             });
             for ((source, plan), whole) in sources[i..end].iter().zip(&plans[i..end]).zip(wholes) {
                 if let Some(e) = whole.unopened {
-                    fail(bar, format!("{e:#}"), &mut on)?;
-                    failed = true;
+                    fail(bar, format!("{e:#}"), &mut on, &mut failed)?;
                     continue;
                 }
                 on(Event::Opened(source))?;
@@ -150,8 +149,7 @@ where
                     on(Event::Results(&whole.results))?;
                 }
                 if let Some(e) = whole.error {
-                    fail(bar, read_failure(source, &e), &mut on)?;
-                    failed = true;
+                    fail(bar, read_failure(source, &e), &mut on, &mut failed)?;
                 }
                 done_bytes += plan.size.unwrap_or(0);
                 bar.set_position(done_bytes);
@@ -168,8 +166,7 @@ where
         let reader = match open(source, encoding, &consumed) {
             Ok(reader) => reader,
             Err(e) => {
-                fail(bar, format!("{e:#}"), &mut on)?;
-                failed = true;
+                fail(bar, format!("{e:#}"), &mut on, &mut failed)?;
                 continue;
             }
         };
@@ -195,8 +192,7 @@ where
             return Err(e);
         }
         if let Err(e) = streamed {
-            fail(bar, read_failure(source, &e), &mut on)?;
-            failed = true;
+            fail(bar, read_failure(source, &e), &mut on, &mut failed)?;
         }
         done_bytes += plans[i - 1].size.unwrap_or(0);
         on(Event::Closed)?;
@@ -250,11 +246,12 @@ fn read_failure(source: &Source, e: &io::Error) -> String {
     format!("{}: cannot read: {}", source.display_name(), io_reason(e))
 }
 
-/// Names a failure on standard error, then hands it on.
-fn fail<T, F>(bar: &ProgressBar, message: String, on: &mut F) -> io::Result<()>
+/// Names a failure on standard error, hands it on, and marks the run `failed`.
+fn fail<T, F>(bar: &ProgressBar, message: String, on: &mut F, failed: &mut bool) -> io::Result<()>
 where
     F: FnMut(Event<'_, T>) -> io::Result<()>,
 {
+    *failed = true;
     bar.suspend(|| eprintln!("planilla: {message}"));
     on(Event::Failed(&message))
 }
