@@ -270,32 +270,9 @@ where
     let mut results = Vec::new();
     let mut bytes = 0;
     let mut progress = Progress::default();
-    let mut error = None;
-    let mut done = false;
-    while !done {
-        let mut read = 0;
-        let mut read_bytes = 0;
-        while read_bytes < IN_LINE_BYTES && read < batching.max_games {
-            if games.len() <= read {
-                games.push(Game::new());
-            }
-            match reader.read_game(&mut games[read]) {
-                Ok(true) => {
-                    read_bytes += games[read].bytes().len();
-                    read += 1;
-                }
-                Ok(false) => done = true,
-                // The games read before the error are whole: they are worked on and
-                // handed on first, then the error.
-                Err(e) => {
-                    error = Some(e);
-                    done = true;
-                }
-            }
-            if done {
-                break;
-            }
-        }
+    loop {
+        let (read, ended, error) =
+            read_games(&mut reader, batching.max_games, IN_LINE_BYTES, &mut games);
         for game in &games[..read] {
             bytes += game.bytes().len();
             progress.bytes = game.offset() + game.len_in_file();
@@ -307,11 +284,13 @@ where
                 bytes = 0;
             }
         }
+        if ended {
+            if !results.is_empty() {
+                sink(&results, progress)?;
+            }
+            return error.map_or(Ok(()), Err);
+        }
     }
-    if !results.is_empty() {
-        sink(&results, progress)?;
-    }
-    error.map_or(Ok(()), Err)
 }
 
 /// The reader and its bookkeeping, shared by the threads of [`process_stream`].
@@ -382,7 +361,17 @@ fn read_and_work<R: Read, T, W: Fn(&Game) -> T>(
             }
             let seq = state.next;
             state.next += 1;
-            let (used, error) = read_batch(&mut state, batching, &mut batch);
+            let (used, ended, error) = read_games(
+                &mut state.reader,
+                batching.max_games,
+                batching.max_bytes,
+                &mut batch,
+            );
+            if let Some(last) = batch[..used].last() {
+                state.progress.bytes = last.offset() + last.len_in_file();
+            }
+            state.progress.games += used as u64;
+            state.done |= ended;
             (seq, used, state.progress, error)
         };
         let results = batch[..used].iter().map(work).collect();
@@ -398,40 +387,33 @@ fn read_and_work<R: Read, T, W: Fn(&Game) -> T>(
     }
 }
 
-/// Reads up to one batch of games into `batch` (reusing its games' buffers): how many
-/// were read, and the read error that stopped it. Marks the input done at its end.
-fn read_batch<R: Read>(
-    state: &mut ReadState<R>,
-    batching: BatchConfig,
+/// Reads games into `batch` (reusing its games' buffers) until it holds `max_games`
+/// games or `max_bytes` bytes of text: how many were read, whether the input ended (read
+/// to its end or failed), and the read error that ended it.
+fn read_games<R: Read>(
+    reader: &mut Reader<R>,
+    max_games: usize,
+    max_bytes: usize,
     batch: &mut Vec<Game>,
-) -> (usize, Option<io::Error>) {
+) -> (usize, bool, Option<io::Error>) {
     let mut used = 0;
     let mut bytes = 0;
-    while used < batching.max_games && bytes < batching.max_bytes {
+    while used < max_games && bytes < max_bytes {
         if batch.len() <= used {
             batch.push(Game::new());
         }
-        match state.reader.read_game(&mut batch[used]) {
+        match reader.read_game(&mut batch[used]) {
             Ok(true) => {
-                let g = &batch[used];
-                bytes += g.bytes().len();
-                state.progress.bytes = g.offset() + g.len_in_file();
-                state.progress.games += 1;
+                bytes += batch[used].bytes().len();
                 used += 1;
             }
-            Ok(false) => {
-                state.done = true;
-                break;
-            }
-            Err(e) => {
-                // The games read before the error are whole: they are worked on and
-                // handed on first, then the error.
-                state.done = true;
-                return (used, Some(e));
-            }
+            Ok(false) => return (used, true, None),
+            // The games read before the error are whole: they are worked on and
+            // handed on first, then the error.
+            Err(e) => return (used, true, Some(e)),
         }
     }
-    (used, None)
+    (used, false, None)
 }
 
 #[cfg(test)]
