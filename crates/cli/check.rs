@@ -3,9 +3,13 @@
 use crate::drive::{Event, Plan, for_each_source};
 use crate::input::{InputArgs, LangChoice, collect_sources, parse_lang, progress_bar, show_games};
 use crate::output::{Format, Totals, Writer};
+use crate::pipeline::Job;
 use anyhow::Context;
 use clap::Args;
-use planilla_validator::{Code, Config, GameReport, Rules, Severity, check_game_guarded};
+use planilla_parser::Game;
+use planilla_validator::{
+    Code, Config, Finding, GameStats, Rules, Severity, check_game, internal_error,
+};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -116,6 +120,46 @@ impl Filter {
     }
 }
 
+/// What `check` finds in one game.
+struct GameReport {
+    /// The findings, in the order they occur in the game.
+    findings: Vec<Finding>,
+    /// Counts.
+    stats: GameStats,
+}
+
+/// `check`'s work on each game: the games of the shard replayed, the others left alone.
+struct CheckJob<'a> {
+    config: &'a Config,
+    shard: Option<Shard>,
+}
+
+impl Job for CheckJob<'_> {
+    type Output = Option<GameReport>;
+    type Worker = ();
+
+    fn worker(&self) {}
+
+    fn run(&self, _: &mut (), game: &Game) -> Option<GameReport> {
+        if self.shard.is_some_and(|s| !s.keeps(game.index())) {
+            return None;
+        }
+        let mut findings = Vec::new();
+        let stats = check_game(game, self.config, &mut findings);
+        Some(GameReport { findings, stats })
+    }
+
+    /// A game planilla failed on is one `internal-error` finding naming it.
+    fn failed(&self, game: &Game, panic: &str) -> Option<GameReport> {
+        let message = format!("planilla failed on this game ({panic}); please report it");
+        Some(GameReport {
+            findings: vec![internal_error(game, message)],
+            stats: GameStats::default(),
+        })
+    }
+}
+
+/// Runs `planilla check`: the exit status, or an error (status 2).
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let filter = Filter::new(&args.select, &args.ignore)?;
     let config = Config {
@@ -142,11 +186,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
 
     let outcome: io::Result<()> = (|| {
         writer.begin()?;
-        let shard = args.shard;
-        let work = |game: &planilla_parser::Game| {
-            shard
-                .is_none_or(|s| s.keeps(game.index()))
-                .then(|| check_game_guarded(game, &config))
+        let job = CheckJob {
+            config: &config,
+            shard: args.shard,
         };
         let mut name = String::new();
         let unread = for_each_source(
@@ -155,7 +197,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             args.input.encoding,
             &pool,
             &bar,
-            work,
+            &job,
             |event: Event<'_, Option<GameReport>>| {
                 match event {
                     Event::Opened(source) => {

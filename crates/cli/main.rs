@@ -1,6 +1,6 @@
 //! `planilla`: validate and convert chess game records.
 //!
-//! The command line is a contract (`../shared/docs/cli-contract.md`): exit
+//! The command line is a contract (`docs/cli.md`): exit
 //! status 0 when nothing at or above the failure threshold was found, 1 when
 //! something was, 2 for usage errors and unreadable input.
 
@@ -10,6 +10,7 @@ mod drive;
 mod input;
 mod output;
 mod perft;
+mod pipeline;
 mod staged;
 
 use clap::{Parser, Subcommand};
