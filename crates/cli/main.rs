@@ -8,6 +8,7 @@ mod check;
 mod convert;
 mod drive;
 mod input;
+mod json;
 mod output;
 mod perft;
 mod pipeline;

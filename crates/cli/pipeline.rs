@@ -580,7 +580,7 @@ mod tests {
         }
         fn run(&self, seen: &mut u64, game: &Game) -> String {
             *seen += 1;
-            if game.index() % 7 == 0 {
+            if game.index().is_multiple_of(7) {
                 panic!("game {} exploded", game.index());
             }
             format!("{} after {}", game.index(), *seen - 1)
@@ -598,8 +598,8 @@ mod tests {
         let data = pgn_games(30);
         let check = |results: &[String]| {
             assert_eq!(results.len(), 30);
-            for (i, result) in (1..).zip(results) {
-                if i % 7 == 0 {
+            for (i, result) in (1u64..).zip(results) {
+                if i.is_multiple_of(7) {
                     assert_eq!(result, &format!("{i} failed: game {i} exploded"));
                 } else {
                     assert!(result.starts_with(&format!("{i} after ")), "{result}");
