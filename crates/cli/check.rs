@@ -12,6 +12,7 @@ use planilla_validator::{
 };
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::str::FromStr;
 
 /// Arguments of `planilla check`.
 #[derive(Args, Debug)]
@@ -30,7 +31,7 @@ pub struct CheckArgs {
     pub rules: Rules,
     /// Exit with status 1 when a finding at or above this severity is reported:
     /// error, warning, note or never.
-    #[arg(long, default_value = "error", value_parser = parse_fail_on)]
+    #[arg(long, default_value = "error")]
     pub fail_on: FailOn,
     /// Report only these codes (comma-separated).
     #[arg(long, value_delimiter = ',')]
@@ -41,7 +42,7 @@ pub struct CheckArgs {
     /// Check only the games whose 1-based index in their file, modulo N, is K
     /// (0 <= K < N): N runs with K = 0..N-1 split the input exactly, and the
     /// union of their findings is the unsharded run's.
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
 }
 
@@ -58,17 +59,22 @@ impl Shard {
     }
 }
 
-fn parse_shard(s: &str) -> Result<Shard, String> {
-    let bad = || format!("bad shard '{s}': write K/N with 0 <= K < N, e.g. 0/4");
-    let (k, n) = s.split_once('/').ok_or_else(bad)?;
-    let (k, n): (u64, u64) = (
-        k.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if n == 0 || k >= n {
-        return Err(bad());
+impl FromStr for Shard {
+    type Err = String;
+
+    /// Reads `K/N`.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("bad shard '{s}': write K/N with 0 <= K < N, e.g. 0/4");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (k, n): (u64, u64) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if n == 0 || k >= n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
     }
-    Ok(Shard { k, n })
 }
 
 /// `--fail-on`: the lowest severity that fails the run, or never.
@@ -80,18 +86,23 @@ fn parse_rules(s: &str) -> Result<Rules, String> {
         .ok_or_else(|| format!("unknown rules '{s}' (fide-2023, fide-2009, fide-2005)"))
 }
 
-fn parse_fail_on(s: &str) -> Result<FailOn, String> {
-    Ok(FailOn(match s {
-        "error" => Some(Severity::Error),
-        "warning" => Some(Severity::Warning),
-        "note" => Some(Severity::Note),
-        "never" => None,
-        _ => {
-            return Err(format!(
-                "unknown severity '{s}' (error, warning, note, never)"
-            ));
-        }
-    }))
+impl FromStr for FailOn {
+    type Err = String;
+
+    /// Reads a severity name or `never`.
+    fn from_str(s: &str) -> Result<FailOn, String> {
+        Ok(FailOn(match s {
+            "error" => Some(Severity::Error),
+            "warning" => Some(Severity::Warning),
+            "note" => Some(Severity::Note),
+            "never" => None,
+            _ => {
+                return Err(format!(
+                    "unknown severity '{s}' (error, warning, note, never)"
+                ));
+            }
+        }))
+    }
 }
 
 /// Which codes are reported.
