@@ -17,6 +17,7 @@ use std::str::FromStr;
 /// Arguments of `planilla check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
+    /// What to read, and how.
     #[command(flatten)]
     pub input: InputArgs,
     /// Notation language of the moves: auto (decided per game), en, es, it, pt, fr,
@@ -112,6 +113,11 @@ pub struct Filter {
 }
 
 impl Filter {
+    /// The filter of `--select` and `--ignore`.
+    ///
+    /// # Errors
+    ///
+    /// An unknown finding code.
     pub fn new(select: &[String], ignore: &[String]) -> anyhow::Result<Filter> {
         let selected = if select.is_empty() {
             None
@@ -126,6 +132,7 @@ impl Filter {
         Ok(Filter { selected, ignored })
     }
 
+    /// Whether findings of `code` are reported.
     pub fn keeps(&self, code: Code) -> bool {
         self.selected.as_ref().is_none_or(|s| s.contains(&code)) && !self.ignored.contains(&code)
     }

@@ -18,6 +18,7 @@ use std::process::ExitCode;
 /// Arguments of `planilla convert`.
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
+    /// What to read, and how.
     #[command(flatten)]
     pub input: InputArgs,
     /// Language the moves are written in: auto (decided per game), en, es, it, pt,

@@ -20,15 +20,22 @@ pub enum Format {
 /// Totals for the summary line.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Totals {
+    /// Inputs read.
     pub files: u64,
+    /// Games checked.
     pub games: u64,
+    /// Plies replayed.
     pub plies: u64,
+    /// Errors reported.
     pub errors: u64,
+    /// Warnings reported.
     pub warnings: u64,
+    /// Notes reported.
     pub notes: u64,
 }
 
 impl Totals {
+    /// Counts one finding of `severity`.
     pub fn count(&mut self, severity: Severity) {
         match severity {
             Severity::Error => self.errors += 1,
@@ -59,6 +66,7 @@ pub struct Writer<W: Write> {
 }
 
 impl<W: Write> Writer<W> {
+    /// A writer of `format` to `out`.
     pub fn new(out: W, format: Format) -> Writer<W> {
         Writer {
             out,
