@@ -232,7 +232,7 @@ fn write_as_read(text: &str, from: Lang, to: Lang, out: &mut String) -> bool {
 
 /// Writes a move that could not be replayed with its piece letters (and
 /// figurines) translated one by one; everything else stays as written.
-pub fn translate_letters(text: &str, from: Lang, to: Lang, out: &mut String) {
+fn translate_letters(text: &str, from: Lang, to: Lang, out: &mut String) {
     for c in text.chars() {
         let role = match c {
             '\u{2654}'..='\u{265F}' => Role::ALL.into_iter().find(|&r| {
