@@ -181,11 +181,18 @@ mod tests {
         assert_eq!((error.character, error.line, error.column), ('ř', 1, 12));
     }
 
+    /// `pgn` converted to English in UTF-8, and the codes it reports.
+    fn convert(pgn: &[u8]) -> (Conversion, Vec<Code>) {
+        let game = Game::from_bytes(pgn, Encoding::Auto);
+        let done = convert_and_encode(&game, &Options::default(), OutputEncoding::Utf8);
+        let codes = done.reported.iter().map(|f| f.code).collect();
+        (done, codes)
+    }
+
     /// A game converted in full reports nothing.
     #[test]
     fn a_clean_game_is_converted() {
-        let game = Game::from_bytes(&b"1. e4 e5 2. Cf3 *\n"[..], Encoding::Auto);
-        let done = convert_and_encode(&game, &Options::default(), OutputEncoding::Utf8);
+        let (done, _) = convert(b"1. e4 e5 2. Cf3 *\n");
         assert_eq!(done.bytes.as_deref(), Ok(&b"1. e4 e5 2. Nf3 *\n"[..]));
         assert_eq!(done.outcome, Outcome::Converted);
         assert!(done.reported.is_empty());
@@ -195,11 +202,9 @@ mod tests {
     /// in full, its text kept as read, and counted as having errors in its text.
     #[test]
     fn a_syntax_error_is_reported_and_the_moves_after_it_converted() {
-        let game = Game::from_bytes(&b"1. e4 e5 ] 2. Cf3 *\n"[..], Encoding::Auto);
-        let done = convert_and_encode(&game, &Options::default(), OutputEncoding::Utf8);
+        let (done, codes) = convert(b"1. e4 e5 ] 2. Cf3 *\n");
         assert_eq!(done.bytes.as_deref(), Ok(&b"1. e4 e5 ] 2. Nf3 *\n"[..]));
         assert_eq!(done.outcome, Outcome::Converted);
-        let codes: Vec<Code> = done.reported.iter().map(|f| f.code).collect();
         assert_eq!(codes, [Code::SyntaxError]);
         assert!(done.has_text_errors());
     }
@@ -207,10 +212,8 @@ mod tests {
     /// An illegal move stops the replay: reported, and the game is incomplete.
     #[test]
     fn an_illegal_move_leaves_the_game_incomplete() {
-        let game = Game::from_bytes(&b"1. e4 e5 2. Cf6 Cc6 *\n"[..], Encoding::Auto);
-        let done = convert_and_encode(&game, &Options::default(), OutputEncoding::Utf8);
+        let (done, codes) = convert(b"1. e4 e5 2. Cf6 Cc6 *\n");
         assert_eq!(done.outcome, Outcome::Incomplete);
-        let codes: Vec<Code> = done.reported.iter().map(|f| f.code).collect();
         assert!(codes.contains(&Code::IllegalMove), "{codes:?}");
         assert!(!done.has_text_errors());
     }
