@@ -3,15 +3,21 @@
 use crate::drive::{Event, Plan, for_each_source};
 use crate::input::{InputArgs, LangChoice, collect_sources, parse_lang, progress_bar, show_games};
 use crate::output::{Format, Totals, Writer};
+use crate::pipeline::Job;
 use anyhow::Context;
 use clap::Args;
-use planilla_validator::{Code, Config, GameReport, Rules, Severity, check_game_guarded};
+use planilla_parser::Game;
+use planilla_validator::{
+    Code, Config, Finding, GameStats, Rules, Severity, check_game, internal_error,
+};
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::str::FromStr;
 
 /// Arguments of `planilla check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
+    /// What to read, and how.
     #[command(flatten)]
     pub input: InputArgs,
     /// Notation language of the moves: auto (decided per game), en, es, it, pt, fr,
@@ -26,7 +32,7 @@ pub struct CheckArgs {
     pub rules: Rules,
     /// Exit with status 1 when a finding at or above this severity is reported:
     /// error, warning, note or never.
-    #[arg(long, default_value = "error", value_parser = parse_fail_on)]
+    #[arg(long, default_value = "error")]
     pub fail_on: FailOn,
     /// Report only these codes (comma-separated).
     #[arg(long, value_delimiter = ',')]
@@ -37,7 +43,7 @@ pub struct CheckArgs {
     /// Check only the games whose 1-based index in their file, modulo N, is K
     /// (0 <= K < N): N runs with K = 0..N-1 split the input exactly, and the
     /// union of their findings is the unsharded run's.
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
 }
 
@@ -54,17 +60,22 @@ impl Shard {
     }
 }
 
-fn parse_shard(s: &str) -> Result<Shard, String> {
-    let bad = || format!("bad shard '{s}': write K/N with 0 <= K < N, e.g. 0/4");
-    let (k, n) = s.split_once('/').ok_or_else(bad)?;
-    let (k, n): (u64, u64) = (
-        k.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if n == 0 || k >= n {
-        return Err(bad());
+impl FromStr for Shard {
+    type Err = String;
+
+    /// Reads `K/N`.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("bad shard '{s}': write K/N with 0 <= K < N, e.g. 0/4");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (k, n): (u64, u64) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if n == 0 || k >= n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
     }
-    Ok(Shard { k, n })
 }
 
 /// `--fail-on`: the lowest severity that fails the run, or never.
@@ -76,18 +87,23 @@ fn parse_rules(s: &str) -> Result<Rules, String> {
         .ok_or_else(|| format!("unknown rules '{s}' (fide-2023, fide-2009, fide-2005)"))
 }
 
-fn parse_fail_on(s: &str) -> Result<FailOn, String> {
-    Ok(FailOn(match s {
-        "error" => Some(Severity::Error),
-        "warning" => Some(Severity::Warning),
-        "note" => Some(Severity::Note),
-        "never" => None,
-        _ => {
-            return Err(format!(
-                "unknown severity '{s}' (error, warning, note, never)"
-            ));
-        }
-    }))
+impl FromStr for FailOn {
+    type Err = String;
+
+    /// Reads a severity name or `never`.
+    fn from_str(s: &str) -> Result<FailOn, String> {
+        Ok(FailOn(match s {
+            "error" => Some(Severity::Error),
+            "warning" => Some(Severity::Warning),
+            "note" => Some(Severity::Note),
+            "never" => None,
+            _ => {
+                return Err(format!(
+                    "unknown severity '{s}' (error, warning, note, never)"
+                ));
+            }
+        }))
+    }
 }
 
 /// Which codes are reported.
@@ -97,6 +113,11 @@ pub struct Filter {
 }
 
 impl Filter {
+    /// The filter of `--select` and `--ignore`.
+    ///
+    /// # Errors
+    ///
+    /// An unknown finding code.
     pub fn new(select: &[String], ignore: &[String]) -> anyhow::Result<Filter> {
         let selected = if select.is_empty() {
             None
@@ -111,11 +132,52 @@ impl Filter {
         Ok(Filter { selected, ignored })
     }
 
+    /// Whether findings of `code` are reported.
     pub fn keeps(&self, code: Code) -> bool {
         self.selected.as_ref().is_none_or(|s| s.contains(&code)) && !self.ignored.contains(&code)
     }
 }
 
+/// What `check` finds in one game.
+struct GameReport {
+    /// The findings, in the order they occur in the game.
+    findings: Vec<Finding>,
+    /// Counts.
+    stats: GameStats,
+}
+
+/// `check`'s work on each game: the games of the shard replayed, the others left alone.
+struct CheckJob<'a> {
+    config: &'a Config,
+    shard: Option<Shard>,
+}
+
+impl Job for CheckJob<'_> {
+    type Output = Option<GameReport>;
+    type Worker = ();
+
+    fn worker(&self) {}
+
+    fn run(&self, _: &mut (), game: &Game) -> Option<GameReport> {
+        if self.shard.is_some_and(|s| !s.keeps(game.index())) {
+            return None;
+        }
+        let mut findings = Vec::new();
+        let stats = check_game(game, self.config, &mut findings);
+        Some(GameReport { findings, stats })
+    }
+
+    /// A game planilla failed on is one `internal-error` finding naming it.
+    fn failed(&self, game: &Game, panic: &str) -> Option<GameReport> {
+        let message = format!("planilla failed on this game ({panic}); please report it");
+        Some(GameReport {
+            findings: vec![internal_error(game, message)],
+            stats: GameStats::default(),
+        })
+    }
+}
+
+/// Runs `planilla check`: the exit status, or an error (status 2).
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let filter = Filter::new(&args.select, &args.ignore)?;
     let config = Config {
@@ -142,11 +204,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
 
     let outcome: io::Result<()> = (|| {
         writer.begin()?;
-        let shard = args.shard;
-        let work = |game: &planilla_parser::Game| {
-            shard
-                .is_none_or(|s| s.keeps(game.index()))
-                .then(|| check_game_guarded(game, &config))
+        let job = CheckJob {
+            config: &config,
+            shard: args.shard,
         };
         let mut name = String::new();
         let unread = for_each_source(
@@ -155,7 +215,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             args.input.encoding,
             &pool,
             &bar,
-            work,
+            &job,
             |event: Event<'_, Option<GameReport>>| {
                 match event {
                     Event::Opened(source) => {

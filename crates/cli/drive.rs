@@ -3,19 +3,18 @@
 //! caller in input order, source after source.
 //!
 //! A large file (or standard input) is streamed through
-//! [`planilla_validator::process_stream`]: bounded batches, worked on by every thread.
+//! [`process_stream`]: bounded batches, worked on by every thread.
 //! A small file fits in one batch, so streaming it leaves all threads but one idle and
 //! costs a hand-over between threads for every file (a directory of 4,000 one-game
 //! files took ten times as long as the same games in one file). Runs of small files are
-//! therefore read whole, one file per task, several files at a time on the pool; their
-//! results are kept until the files before them are handed on. Output is the same
-//! either way and for every number of threads.
+//! therefore read whole, one file per task, several files at a time on the pool
+//! ([`process_whole`]); their results are kept until the files before them are handed
+//! on. Output is the same either way and for every number of threads.
 
 use crate::input::{GameReader, Source, io_reason};
+use crate::pipeline::{BatchConfig, Job, process_stream, process_whole};
 use indicatif::ProgressBar;
-use planilla_parser::{Encoding, Game};
-use planilla_validator::{BatchConfig, process_stream};
-use rayon::prelude::*;
+use planilla_parser::Encoding;
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -85,16 +84,7 @@ impl Plan {
     }
 }
 
-/// A small file read whole on a worker.
-struct Whole<T> {
-    /// Why it could not be opened.
-    unopened: Option<anyhow::Error>,
-    results: Vec<T>,
-    /// The read error that stopped it.
-    error: Option<io::Error>,
-}
-
-/// Reads every source in order, runs `work` on each game (in parallel on `pool`) and
+/// Reads every source in order, runs `job` on each game (in parallel on `pool`) and
 /// hands the results to `on`, in input order. A source that cannot be opened or read
 /// is named on standard error and the run goes on with the next one; the games read
 /// before a read error are handed on first.
@@ -104,19 +94,18 @@ struct Whole<T> {
 /// # Errors
 ///
 /// The first error `on` returns, which ends the run.
-pub fn for_each_source<T, W, F>(
+pub fn for_each_source<J, F>(
     sources: &[Source],
     plans: &[Plan],
     encoding: Encoding,
     pool: &rayon::ThreadPool,
     bar: &ProgressBar,
-    work: W,
+    job: &J,
     mut on: F,
 ) -> io::Result<bool>
 where
-    T: Send,
-    W: Fn(&Game) -> T + Sync,
-    F: FnMut(Event<'_, T>) -> io::Result<()>,
+    J: Job,
+    F: FnMut(Event<'_, J::Output>) -> io::Result<()>,
 {
     let mut failed = false;
     let mut done_bytes = 0u64;
@@ -133,12 +122,8 @@ where
             end += 1;
         }
         if end > i + 1 {
-            let wholes: Vec<Whole<T>> = pool.install(|| {
-                sources[i..end]
-                    .par_iter()
-                    .map(|source| read_whole(source, encoding, &work))
-                    .collect()
-            });
+            let open = |source: &Source| open(source, encoding, &Arc::new(AtomicU64::new(0)));
+            let wholes = process_whole(&sources[i..end], pool, open, job);
             for ((source, plan), whole) in sources[i..end].iter().zip(&plans[i..end]).zip(wholes) {
                 if let Some(e) = whole.unopened {
                     fail(bar, format!("{e:#}"), &mut on, &mut failed)?;
@@ -174,20 +159,14 @@ where
         let base = done_bytes;
         // What `on` returned, kept apart from a read error, which ends only this source.
         let mut stopped: Option<io::Error> = None;
-        let streamed = process_stream(
-            reader,
-            BatchConfig::default(),
-            pool,
-            &work,
-            |results: &[T], _| {
-                if let Err(e) = on(Event::Results(results)) {
-                    stopped = Some(e);
-                    return Err(io::Error::other("stopped"));
-                }
-                bar.set_position(base + consumed.load(Ordering::Relaxed));
-                Ok(())
-            },
-        );
+        let streamed = process_stream(reader, BatchConfig::default(), pool, job, |results| {
+            if let Err(e) = on(Event::Results(results)) {
+                stopped = Some(e);
+                return Err(io::Error::other("stopped"));
+            }
+            bar.set_position(base + consumed.load(Ordering::Relaxed));
+            Ok(())
+        });
         if let Some(e) = stopped {
             return Err(e);
         }
@@ -211,34 +190,6 @@ fn open(
     Ok(planilla_parser::ReaderBuilder::new()
         .encoding(encoding)
         .build(input))
-}
-
-/// Reads a small file whole on the current thread, working on each game as it is read.
-fn read_whole<T, W: Fn(&Game) -> T>(source: &Source, encoding: Encoding, work: &W) -> Whole<T> {
-    let mut whole = Whole {
-        unopened: None,
-        results: Vec::new(),
-        error: None,
-    };
-    let mut reader = match open(source, encoding, &Arc::new(AtomicU64::new(0))) {
-        Ok(reader) => reader,
-        Err(e) => {
-            whole.unopened = Some(e);
-            return whole;
-        }
-    };
-    let mut game = Game::new();
-    loop {
-        match reader.read_game(&mut game) {
-            Ok(true) => whole.results.push(work(&game)),
-            Ok(false) => break,
-            Err(e) => {
-                whole.error = Some(e);
-                break;
-            }
-        }
-    }
-    whole
 }
 
 /// The message for a source that could not be read to its end.

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use walkdir::WalkDir;
 
 /// Input options of every subcommand that reads games.
 #[derive(Args, Debug, Clone)]
@@ -343,8 +344,12 @@ pub fn collect_sources(paths: &[PathBuf]) -> Inputs {
     found
 }
 
+/// Walks `dir` in sorted order (depth first, a directory's entries sorted by name),
+/// taking the PGN files found. Symbolic links are followed by hand rather than by
+/// walkdir: walkdir counts the named directory's own parents as ancestors and would not
+/// enter a link back to one of them, where each real directory is entered once here,
+/// whichever way it is reached (`seen`), which is also what ends symlink loops.
 fn walk(dir: &Path, found: &mut Inputs, seen: &mut HashSet<PathBuf>) {
-    // Symlink loops: each real directory is entered once.
     let Ok(real) = std::fs::canonicalize(dir) else {
         found
             .problems
@@ -354,35 +359,75 @@ fn walk(dir: &Path, found: &mut Inputs, seen: &mut HashSet<PathBuf>) {
     if !seen.insert(real) {
         return;
     }
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            found
-                .problems
-                .push(format!("{}: {}", dir.display(), io_reason(&e)));
-            return;
-        }
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        // `metadata` follows symbolic links: a link to a regular file is read.
-        match std::fs::metadata(&path) {
-            Ok(m) if m.is_dir() => walk(&path, found, seen),
-            Ok(m) if is_pgn(&path) && m.is_file() => found.sources.push(Source::File(path)),
-            Ok(m) if is_pgn(&path) => found.skipped.push(format!(
-                "{}: skipped: {}, not a regular file (name it on the command line to read it)",
-                path.display(),
-                file_kind(&m.file_type())
-            )),
-            Ok(_) => {}
-            Err(e) if is_pgn(&path) => {
-                found
-                    .problems
-                    .push(format!("{}: {}", path.display(), io_reason(&e)))
+    let mut entries = WalkDir::new(dir)
+        .min_depth(1)
+        .sort_by_file_name()
+        .into_iter();
+    while let Some(entry) = entries.next() {
+        let entry = match entry {
+            Ok(entry) => entry,
+            // A directory that cannot be read, or a PGN file whose kind cannot be told;
+            // an entry of no interest that cannot be looked at is passed over.
+            Err(e) => {
+                if let (Some(path), Some(error)) = (e.path(), e.io_error())
+                    && (path.is_dir() || is_pgn(path))
+                {
+                    found
+                        .problems
+                        .push(format!("{}: {}", path.display(), io_reason(error)));
+                }
+                continue;
             }
-            Err(_) => {}
+        };
+        let path = entry.path();
+        let kind = entry.file_type();
+        if kind.is_dir() {
+            match std::fs::canonicalize(path) {
+                Ok(real) => {
+                    if !seen.insert(real) {
+                        entries.skip_current_dir();
+                    }
+                }
+                Err(_) => {
+                    found
+                        .problems
+                        .push(format!("{}: cannot resolve directory", path.display()));
+                    entries.skip_current_dir();
+                }
+            }
+        } else if kind.is_symlink() {
+            // `metadata` follows the link: a link to a regular file is read, a link to a
+            // directory walked.
+            match std::fs::metadata(path) {
+                Ok(meta) if meta.is_dir() => walk(path, found, seen),
+                Ok(meta) => take_file(path, &meta.file_type(), found),
+                Err(e) if is_pgn(path) => {
+                    found
+                        .problems
+                        .push(format!("{}: {}", path.display(), io_reason(&e)))
+                }
+                Err(_) => {}
+            }
+        } else {
+            take_file(path, &kind, found);
         }
+    }
+}
+
+/// Takes a file found in a directory when it is named like PGN: read if it is a regular
+/// file, else named as skipped.
+fn take_file(path: &Path, kind: &std::fs::FileType, found: &mut Inputs) {
+    if !is_pgn(path) {
+        return;
+    }
+    if kind.is_file() {
+        found.sources.push(Source::File(path.to_path_buf()));
+    } else {
+        found.skipped.push(format!(
+            "{}: skipped: {}, not a regular file (name it on the command line to read it)",
+            path.display(),
+            file_kind(kind)
+        ));
     }
 }
 

@@ -1,6 +1,6 @@
 //! `planilla`: validate and convert chess game records.
 //!
-//! The command line is a contract (`../shared/docs/cli-contract.md`): exit
+//! The command line is a contract (`docs/cli.md`): exit
 //! status 0 when nothing at or above the failure threshold was found, 1 when
 //! something was, 2 for usage errors and unreadable input.
 
@@ -8,8 +8,10 @@ mod check;
 mod convert;
 mod drive;
 mod input;
+mod json;
 mod output;
 mod perft;
+mod pipeline;
 mod staged;
 
 use clap::{Parser, Subcommand};

@@ -1,6 +1,7 @@
 //! Writing findings: human, JSON Lines, GitHub workflow commands, SARIF 2.1.0.
 
-use planilla_validator::{Code, Finding, Severity};
+use crate::json::{self, JsonFinding, Sarif, SarifResult, Summary};
+use planilla_validator::{Finding, Severity};
 use std::io::{self, Write};
 
 /// An output format of `check` (and of `convert`'s reports).
@@ -19,49 +20,28 @@ pub enum Format {
 /// Totals for the summary line.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Totals {
+    /// Inputs read.
     pub files: u64,
+    /// Games checked.
     pub games: u64,
+    /// Plies replayed.
     pub plies: u64,
+    /// Errors reported.
     pub errors: u64,
+    /// Warnings reported.
     pub warnings: u64,
+    /// Notes reported.
     pub notes: u64,
 }
 
 impl Totals {
+    /// Counts one finding of `severity`.
     pub fn count(&mut self, severity: Severity) {
         match severity {
             Severity::Error => self.errors += 1,
             Severity::Warning => self.warnings += 1,
             Severity::Note => self.notes += 1,
         }
-    }
-}
-
-/// Appends `s` to `out` as the body of a JSON string.
-pub fn json_escape(out: &mut String, s: &str) {
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-}
-
-fn json_str(out: &mut String, s: &str) {
-    out.push('"');
-    json_escape(out, s);
-    out.push('"');
-}
-
-fn json_opt_str(out: &mut String, s: Option<&str>) {
-    match s {
-        Some(s) => json_str(out, s),
-        None => out.push_str("null"),
     }
 }
 
@@ -79,43 +59,34 @@ pub struct Writer<W: Write> {
     out: W,
     format: Format,
     sarif_results: u64,
+    /// One finding in a text format, reused.
     buf: String,
+    /// One finding in a JSON format, reused.
+    json: Vec<u8>,
 }
 
 impl<W: Write> Writer<W> {
+    /// A writer of `format` to `out`.
     pub fn new(out: W, format: Format) -> Writer<W> {
         Writer {
             out,
             format,
             sarif_results: 0,
             buf: String::with_capacity(1 << 16),
+            json: Vec::with_capacity(1 << 12),
         }
     }
 
+    /// Starts the report: SARIF's log up to its results.
     pub fn begin(&mut self) -> io::Result<()> {
         if self.format == Format::Sarif {
-            let mut s = String::new();
-            s.push_str("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"planilla\",\"version\":");
-            json_str(&mut s, env!("CARGO_PKG_VERSION"));
-            s.push_str(",\"informationUri\":\"https://crates.io/crates/planilla\",\"rules\":[");
-            for (i, code) in Code::ALL.iter().enumerate() {
-                if i > 0 {
-                    s.push(',');
-                }
-                s.push_str("{\"id\":");
-                json_str(&mut s, code.as_str());
-                s.push_str(",\"shortDescription\":{\"text\":");
-                json_str(&mut s, code.as_str());
-                s.push_str("},\"defaultConfiguration\":{\"level\":");
-                json_str(&mut s, sarif_level(code.severity()));
-                s.push_str("}}");
-            }
-            s.push_str("]}},\"columnKind\":\"unicodeCodePoints\",\"results\":[\n");
-            self.out.write_all(s.as_bytes())?;
+            let (head, _) = Sarif::log(&[]).split()?;
+            self.out.write_all(&head)?;
         }
         Ok(())
     }
 
+    /// Writes one finding about `file`.
     pub fn finding(&mut self, file: &str, f: &Finding) -> io::Result<()> {
         let b = &mut self.buf;
         b.clear();
@@ -138,23 +109,10 @@ impl<W: Write> Writer<W> {
                 b.push('\n');
             }
             Format::Jsonl => {
-                b.push_str("{\"type\":\"finding\",\"file\":");
-                json_str(b, file);
-                b.push_str(&format!(",\"game\":{},\"ply\":", f.game));
-                match f.ply {
-                    Some(p) => b.push_str(&p.to_string()),
-                    None => b.push_str("null"),
-                }
-                b.push_str(&format!(",\"line\":{},\"column\":{},\"severity\":\"{severity}\",\"code\":\"{}\",\"move\":", f.line, f.column, f.code));
-                json_opt_str(b, f.san.as_deref());
-                b.push_str(",\"message\":");
-                json_str(b, &f.message);
-                b.push_str(",\"fen\":");
-                json_opt_str(b, f.fen.as_deref());
-                b.push_str(",\"variation\":[");
-                let path: Vec<String> = f.variation.iter().map(u32::to_string).collect();
-                b.push_str(&path.join(","));
-                b.push_str("]}\n");
+                self.json.clear();
+                json::write(&mut self.json, &JsonFinding::new(file, f))?;
+                self.json.push(b'\n');
+                return self.out.write_all(&self.json);
             }
             Format::Github => {
                 let level = match f.severity() {
@@ -173,33 +131,15 @@ impl<W: Write> Writer<W> {
                 ));
             }
             Format::Sarif => {
+                self.json.clear();
                 if self.sarif_results > 0 {
-                    b.push_str(",\n");
+                    self.json.extend_from_slice(b",\n");
                 }
                 self.sarif_results += 1;
-                b.push_str("{\"ruleId\":");
-                json_str(b, f.code.as_str());
-                b.push_str(",\"level\":");
-                json_str(b, sarif_level(f.severity()));
-                b.push_str(",\"message\":{\"text\":");
-                json_str(b, &plain_text(f));
-                b.push_str(
-                    "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":",
-                );
-                json_str(b, &sarif_uri(file));
-                b.push_str(&format!(
-                    "}},\"region\":{{\"startLine\":{},\"startColumn\":{}}}}}}}]",
-                    f.line, f.column
-                ));
-                b.push_str(&format!(",\"properties\":{{\"game\":{}", f.game));
-                if let Some(p) = f.ply {
-                    b.push_str(&format!(",\"ply\":{p}"));
-                }
-                if !f.variation.is_empty() {
-                    let path: Vec<String> = f.variation.iter().map(u32::to_string).collect();
-                    b.push_str(&format!(",\"variation\":[{}]", path.join(",")));
-                }
-                b.push_str("}}");
+                let text = plain_text(f);
+                let uri = sarif_uri(file);
+                json::write(&mut self.json, &SarifResult::new(f, &text, &uri))?;
+                return self.out.write_all(&self.json);
             }
         }
         self.out.write_all(self.buf.as_bytes())
@@ -209,16 +149,12 @@ impl<W: Write> Writer<W> {
     pub fn end(&mut self, totals: &Totals, failures: &[String]) -> io::Result<()> {
         match self.format {
             Format::Human => writeln!(self.out, "{}", summary_sentence(totals))?,
-            Format::Jsonl => writeln!(
-                self.out,
-                "{{\"type\":\"summary\",\"files\":{},\"games\":{},\"plies\":{},\"errors\":{},\"warnings\":{},\"notes\":{}}}",
-                totals.files,
-                totals.games,
-                totals.plies,
-                totals.errors,
-                totals.warnings,
-                totals.notes
-            )?,
+            Format::Jsonl => {
+                self.json.clear();
+                json::write(&mut self.json, &Summary::new(totals))?;
+                self.json.push(b'\n');
+                self.out.write_all(&self.json)?;
+            }
             Format::Github => {
                 for message in failures {
                     writeln!(self.out, "::error title=planilla::{}", github_data(message))?;
@@ -228,27 +164,14 @@ impl<W: Write> Writer<W> {
             Format::Sarif => {
                 // The invocation says whether every input was read, and names those
                 // that were not.
-                let mut s = String::from("\n],\"invocations\":[{\"executionSuccessful\":");
-                s.push_str(if failures.is_empty() { "true" } else { "false" });
-                if !failures.is_empty() {
-                    s.push_str(",\"toolExecutionNotifications\":[");
-                    for (i, message) in failures.iter().enumerate() {
-                        if i > 0 {
-                            s.push(',');
-                        }
-                        s.push_str("{\"level\":\"error\",\"message\":{\"text\":");
-                        json_str(&mut s, message);
-                        s.push_str("}}");
-                    }
-                    s.push(']');
-                }
-                s.push_str("}]}]}\n");
-                self.out.write_all(s.as_bytes())?;
+                let (_, tail) = Sarif::log(failures).split()?;
+                self.out.write_all(&tail)?;
             }
         }
         self.out.flush()
     }
 
+    /// Flushes what was written so far.
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
@@ -284,14 +207,6 @@ fn plain_text(f: &Finding) -> String {
     text.push_str(": ");
     text.push_str(&f.message);
     text
-}
-
-fn sarif_level(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Note => "note",
-    }
 }
 
 /// A path as a URI reference (RFC 3986): every byte outside the characters a path may

@@ -48,6 +48,7 @@ fn parallel_perft(pos: &Position, depth: u32) -> u64 {
         .sum()
 }
 
+/// Runs `planilla perft`: the exit status, or an error (status 2).
 pub fn run(args: PerftArgs) -> anyhow::Result<ExitCode> {
     let pool = crate::thread_pool(args.threads)?;
     pool.install(|| match &args.suite {

@@ -27,6 +27,10 @@
 
 #![warn(missing_docs)]
 
+mod outcome;
+
+pub use outcome::{Conversion, Outcome, convert_and_encode};
+
 use planilla_core::Role;
 use planilla_core::detect::by_letters;
 use planilla_core::san::{Lang, San, SanKind};
@@ -184,7 +188,11 @@ pub fn convert_game(game: &Game, options: &Options) -> Converted {
     }
 }
 
-/// Findings after which the replay did not go on (or never started).
+/// Findings after which the replay did not go on (or never started). A syntax error is
+/// not one of them: the replay reports it and goes on (the rest of the game is still
+/// replayed and converted); `convert` reports it all the same (see
+/// [`convert_and_encode`]). The binary once had a function of the same name that
+/// counted syntax errors in, for what it reported, which made the two disagree.
 fn stops_replay(code: Code) -> bool {
     matches!(
         code,
@@ -224,7 +232,7 @@ fn write_as_read(text: &str, from: Lang, to: Lang, out: &mut String) -> bool {
 
 /// Writes a move that could not be replayed with its piece letters (and
 /// figurines) translated one by one; everything else stays as written.
-pub fn translate_letters(text: &str, from: Lang, to: Lang, out: &mut String) {
+fn translate_letters(text: &str, from: Lang, to: Lang, out: &mut String) {
     for c in text.chars() {
         let role = match c {
             '\u{2654}'..='\u{265F}' => Role::ALL.into_iter().find(|&r| {
@@ -274,6 +282,20 @@ impl OutputEncoding {
             OutputEncoding::Windows1252 => "windows-1252",
             OutputEncoding::Latin1 => "latin-1",
         }
+    }
+}
+
+impl std::str::FromStr for OutputEncoding {
+    type Err = String;
+
+    /// Reads the command-line spelling (as [`OutputEncoding::from_name`]).
+    ///
+    /// # Errors
+    ///
+    /// A message naming the spellings accepted, for an unknown name.
+    fn from_str(s: &str) -> Result<OutputEncoding, String> {
+        OutputEncoding::from_name(s)
+            .ok_or_else(|| format!("unknown output encoding '{s}' (utf-8, windows-1252, latin-1)"))
     }
 }
 
