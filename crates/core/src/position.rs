@@ -428,6 +428,11 @@ impl std::fmt::Debug for MoveList {
 }
 
 /// How a game ended on the board.
+///
+/// [`Position::game_end`] finds the first three in a position alone. The automatic
+/// draws of the FIDE Laws since 2014 (fivefold repetition, 75 moves) need the game's
+/// history and the edition of the rules, so their caller decides them; they are ends
+/// of the same kind (no move may follow, the result is fixed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameEnd {
     /// The side to move is checkmated; `winner` gave the mate.
@@ -437,8 +442,29 @@ pub enum GameEnd {
     },
     /// The side to move has no legal move and is not in check.
     Stalemate,
-    /// Neither side can ever mate (decided from material alone).
+    /// Neither side can ever mate (decided from material alone): a dead position.
     InsufficientMaterial,
+    /// The same position for the fifth time (FIDE 9.6.1, an automatic draw).
+    FivefoldRepetition,
+    /// 75 moves of each side without a pawn move or capture (FIDE 9.6.2, an
+    /// automatic draw).
+    SeventyFiveMoves,
+}
+
+impl GameEnd {
+    /// The side that won: the mating side, `None` for every draw.
+    pub const fn winner(self) -> Option<Color> {
+        match self {
+            GameEnd::Checkmate { winner } => Some(winner),
+            _ => None,
+        }
+    }
+
+    /// Whether no move at all exists after this end (mate, stalemate): after the
+    /// other ends the pieces can still move, though the game is over.
+    pub const fn leaves_no_move(self) -> bool {
+        matches!(self, GameEnd::Checkmate { .. } | GameEnd::Stalemate)
+    }
 }
 
 /// A chess position: placement, side to move, castling rights, en-passant
@@ -1222,18 +1248,36 @@ impl Position {
         next
     }
 
-    /// Passes the turn (a "null move", as some records write `--`). Only
-    /// meaningful when the side to move is not in check; the caller decides
-    /// whether to accept it.
-    pub fn play_null(&mut self) {
-        self.ep_square = None;
-        self.halfmove_clock += 1;
-        if self.turn == Color::Black {
-            self.fullmoves += 1;
+    /// The position after the side to move passes the turn (a "null move", as
+    /// analysis writes `--` or `Z0`): the other side to move, no en-passant square,
+    /// the half-move clock one higher and the move number advanced after Black, as
+    /// after a move; keys, checkers and pins updated.
+    ///
+    /// `None` when the side to move is in check: passing would leave its king
+    /// capturable, a position no game can reach (and that [`Validation::Relaxed`]
+    /// rejects as a FEN).
+    ///
+    /// [`Validation::Relaxed`]: crate::Validation::Relaxed
+    pub fn pass_turn(&self) -> Option<Position> {
+        if self.is_check() {
+            return None;
         }
-        self.turn = self.turn.other();
-        self.piece_key ^= crate::zobrist::turn_key();
-        (self.checkers, self.pinned) = self.checkers_and_pinned();
+        let mut next = self.with_turn_passed();
+        next.halfmove_clock += 1;
+        next.fullmoves += self.turn.index() as u32;
+        Some(next)
+    }
+
+    /// The same placement with the other side to move and no en-passant square, the
+    /// counters unchanged, whether or not the side to move is in check (the 2005
+    /// repetition key asks what the side not to move could do).
+    pub(crate) fn with_turn_passed(&self) -> Position {
+        let mut next = *self;
+        next.ep_square = None;
+        next.turn = self.turn.other();
+        next.piece_key ^= crate::zobrist::turn_key();
+        (next.checkers, next.pinned) = next.checkers_and_pinned();
+        next
     }
 
     /// Whether the side to move is checkmated.
@@ -1264,8 +1308,10 @@ impl Position {
             || (bishops & Bitboard::LIGHT_SQUARES).is_empty()
     }
 
-    /// How the game has ended on the board, if it has: checkmate, stalemate,
-    /// or insufficient material.
+    /// How the game has ended in this position, if it has: checkmate, stalemate, or
+    /// insufficient material, in that order (never one of the automatic draws, which
+    /// need the game's history: see [`GameEnd`]).
+    #[inline]
     pub fn game_end(&self) -> Option<GameEnd> {
         if !self.has_legal_moves() {
             return Some(if self.is_check() {
@@ -1304,5 +1350,124 @@ impl std::fmt::Display for CastlingError {
             CastlingError::PathBlocked => "castling path is blocked",
             CastlingError::ThroughCheck => "king would cross or land on an attacked square",
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Validation;
+
+    /// Positions of random games from the start and from a few set-ups (castling
+    /// rights, en-passant squares, checks and pins among them).
+    fn positions() -> Vec<Position> {
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3",
+            "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut out = Vec::new();
+        let mut list = MoveList::new();
+        for fen in starts {
+            for _ in 0..40 {
+                let mut pos = Position::from_fen(fen, Validation::Relaxed).unwrap();
+                for _ in 0..60 {
+                    out.push(pos);
+                    pos.legal_moves_into(&mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.play_unchecked(&list[(seed % list.len() as u64) as usize]);
+                }
+            }
+        }
+        out
+    }
+
+    /// Passing the turn gives the position the FEN with the other side to move and no
+    /// en-passant square describes (clocks aside: a pass counts as a half-move), with
+    /// the same keys and legal moves; a side in check cannot pass, and that FEN is
+    /// rejected too.
+    #[test]
+    fn passing_the_turn_is_the_fen_with_the_other_side_to_move() {
+        let mut passed_in_check = 0;
+        for pos in positions() {
+            let fen = pos.fen();
+            let mut fields: Vec<&str> = fen.split(' ').collect();
+            fields[1] = if pos.turn() == Color::White { "b" } else { "w" };
+            fields[3] = "-";
+            let edited = Position::from_fen(&fields.join(" "), Validation::Relaxed);
+            let Some(passed) = pos.pass_turn() else {
+                assert!(pos.is_check(), "{fen}");
+                assert!(edited.is_err(), "{fen}");
+                passed_in_check += 1;
+                continue;
+            };
+            let edited = edited.unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let counters = |p: &Position| (p.halfmove_clock(), p.fullmoves());
+            let expected_counters = (
+                pos.halfmove_clock() + 1,
+                pos.fullmoves() + u32::from(pos.turn() == Color::Black),
+            );
+            assert_eq!(counters(&passed), expected_counters, "{fen}");
+            let same_clocks = Position {
+                halfmove_clock: edited.halfmove_clock,
+                fullmoves: edited.fullmoves,
+                ..passed
+            };
+            assert_eq!(same_clocks, edited, "{fen}");
+            assert_eq!(passed.zobrist(), edited.zobrist(), "{fen}");
+            assert_eq!(passed.zobrist_2005(), edited.zobrist_2005(), "{fen}");
+            assert_eq!(&*passed.legal_moves(), &*edited.legal_moves(), "{fen}");
+        }
+        assert!(passed_in_check > 0, "no position in check was tried");
+    }
+
+    /// A position's own end agrees with the tests it is made of, in their order.
+    #[test]
+    fn game_end_names_mate_stalemate_and_dead_positions() {
+        let end = |fen: &str| {
+            Position::from_fen(fen, Validation::Strict)
+                .unwrap()
+                .game_end()
+        };
+        let mate = end("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+        assert_eq!(
+            mate,
+            Some(GameEnd::Checkmate {
+                winner: Color::Black
+            })
+        );
+        assert_eq!(mate.and_then(GameEnd::winner), Some(Color::Black));
+        assert_eq!(end("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), Some(GameEnd::Stalemate));
+        assert_eq!(
+            end("8/8/4k3/8/8/2B5/4K3/8 w - - 0 1"),
+            Some(GameEnd::InsufficientMaterial)
+        );
+        assert_eq!(end("8/8/4k3/8/8/2R5/4K3/8 w - - 0 1"), None);
+        for pos in positions() {
+            let expected = if pos.is_checkmate() {
+                Some(GameEnd::Checkmate {
+                    winner: pos.turn().other(),
+                })
+            } else if pos.is_stalemate() {
+                Some(GameEnd::Stalemate)
+            } else if pos.is_insufficient_material() {
+                Some(GameEnd::InsufficientMaterial)
+            } else {
+                None
+            };
+            assert_eq!(pos.game_end(), expected, "{}", pos.fen());
+            assert_eq!(
+                pos.game_end().is_some_and(GameEnd::leaves_no_move),
+                !pos.has_legal_moves()
+            );
+        }
     }
 }
