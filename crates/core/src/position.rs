@@ -1445,7 +1445,10 @@ mod tests {
             })
         );
         assert_eq!(mate.and_then(GameEnd::winner), Some(Color::Black));
-        assert_eq!(end("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), Some(GameEnd::Stalemate));
+        assert_eq!(
+            end("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+            Some(GameEnd::Stalemate)
+        );
         assert_eq!(
             end("8/8/4k3/8/8/2B5/4K3/8 w - - 0 1"),
             Some(GameEnd::InsufficientMaterial)

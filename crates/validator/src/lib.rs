@@ -22,12 +22,13 @@
 
 #![warn(missing_docs)]
 
+mod checker;
 mod finding;
 mod replay;
 mod rules;
 
+pub use checker::{Checker, Config, GameStats, PlayedMove, check_game, check_game_recording};
 pub use finding::{Code, Finding, Severity};
-pub use replay::{Config, GameStats, PlayedMove, check_game, check_game_recording};
 pub use rules::Rules;
 
 use planilla_parser::{Game, Reader};

@@ -1,0 +1,304 @@
+//! The checker a worker owns: it checks one game after another, keeping what the
+//! next game can use (the language the letters decided last, the replay's lists).
+
+use crate::finding::{Code, Finding};
+use crate::replay::{Buffers, Letters};
+use crate::rules::Rules;
+use planilla_core::detect::LastVerdict;
+use planilla_core::san::{Lang, SanPlus};
+use planilla_core::{Position, Validation};
+use planilla_parser::{FindingKind, Game};
+
+/// What the validator checks and how.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Config {
+    /// The edition of the draw rules.
+    pub rules: Rules,
+    /// The notation language, or `None` to decide it per game.
+    pub lang: Option<Lang>,
+}
+
+/// Counts about one checked game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameStats {
+    /// Half-moves replayed, in every line.
+    pub plies: u64,
+    /// The notation language the game was read in.
+    pub lang: Option<Lang>,
+    /// Whether two languages replay the main line legally with different moves: the
+    /// game was read in the first of them, and a `notation-language` finding says so.
+    pub lang_ambiguous: bool,
+}
+
+/// A written move that replayed, for tools that rewrite it (the converter): its
+/// canonical SAN, not the position (a few bytes a move, however long the game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// Byte span of the move in the game, an en-passant mark after it included.
+    pub span: (u32, u32),
+    /// The move's canonical SAN with its check or mate mark; `None` for a null move.
+    pub san: Option<SanPlus>,
+}
+
+/// Checks games one after another, keeping its state between them: a worker owns one
+/// and reuses it for every game it checks, as a `csv` reader's caller reuses one record.
+///
+/// The state it keeps changes no finding: it is the language the letters of the last
+/// game decided (the replay starts in it, and starts again when a game's letters decide
+/// otherwise) and the lists the replay fills (kept at their size, so that a worker's
+/// games allocate little once the first ones are checked).
+///
+/// ```
+/// use planilla_parser::Game;
+/// use planilla_validator::{Checker, Code, Config};
+///
+/// let mut checker = Checker::new(Config::default());
+/// let mut findings = Vec::new();
+/// for pgn in ["1. e4 e5 2. Cf3 Cc6 *", "1. d4 Cf6 2. Ag5 e6 *"] {
+///     findings.clear();
+///     let stats = checker.check(&Game::from_bytes(pgn, Default::default()), &mut findings);
+///     assert_eq!(stats.plies, 4);
+///     assert_eq!(findings[0].code, Code::NotationLanguage);
+/// }
+/// ```
+#[derive(Debug, Default)]
+pub struct Checker {
+    config: Config,
+    verdict: LastVerdict,
+    buffers: Buffers,
+}
+
+impl Checker {
+    /// A checker with no game checked yet.
+    pub fn new(config: Config) -> Checker {
+        Checker {
+            config,
+            verdict: LastVerdict::new(),
+            buffers: Buffers::default(),
+        }
+    }
+
+    /// What this checker checks and how.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Checks `game`, appending its findings to `out` in the order they occur.
+    pub fn check(&mut self, game: &Game, out: &mut Vec<Finding>) -> GameStats {
+        self.check_game(game, out, None)
+    }
+
+    /// Like [`Checker::check`], and appends every move that replayed (in every line,
+    /// in text order) to `played`.
+    pub fn check_recording(
+        &mut self,
+        game: &Game,
+        out: &mut Vec<Finding>,
+        played: &mut Vec<PlayedMove>,
+    ) -> GameStats {
+        self.check_game(game, out, Some(played))
+    }
+
+    fn check_game(
+        &mut self,
+        game: &Game,
+        out: &mut Vec<Finding>,
+        played: Option<&mut Vec<PlayedMove>>,
+    ) -> GameStats {
+        let mut checker = GameChecker {
+            game,
+            config: self.config,
+            lang: Lang::En,
+            out,
+            plies: 0,
+            played,
+            letters: Letters::default(),
+            lang_ambiguous: false,
+            verdict: &mut self.verdict,
+            buffers: &mut self.buffers,
+        };
+        let replayed = checker.run();
+        GameStats {
+            plies: checker.plies,
+            lang: replayed.then_some(checker.lang),
+            lang_ambiguous: checker.lang_ambiguous,
+        }
+    }
+}
+
+/// Checks `game` with a checker of its own, appending findings to `out`. A worker that
+/// checks many games keeps a [`Checker`] instead.
+pub fn check_game(game: &Game, config: &Config, out: &mut Vec<Finding>) -> GameStats {
+    Checker::new(*config).check(game, out)
+}
+
+/// Like [`check_game`], and records every move that replayed (in every
+/// line, in text order) into `played` when given.
+pub fn check_game_recording(
+    game: &Game,
+    config: &Config,
+    out: &mut Vec<Finding>,
+    played: Option<&mut Vec<PlayedMove>>,
+) -> GameStats {
+    Checker::new(*config).check_game(game, out, played)
+}
+
+/// Checks one game and appends its findings (in the order they occur): the state of
+/// one [`Checker::check`], its replay's methods spread over the `replay` modules.
+pub(crate) struct GameChecker<'g> {
+    pub(crate) game: &'g Game,
+    pub(crate) config: Config,
+    /// The language the game is being read in.
+    pub(crate) lang: Lang,
+    pub(crate) out: &'g mut Vec<Finding>,
+    /// Half-moves replayed so far.
+    pub(crate) plies: u64,
+    pub(crate) played: Option<&'g mut Vec<PlayedMove>>,
+    /// The piece letters of the moves replayed so far (see [`GameChecker::replay`]).
+    pub(crate) letters: Letters,
+    /// Two languages read the game legally (see [`GameStats::lang_ambiguous`]).
+    pub(crate) lang_ambiguous: bool,
+    /// The checker's last verdict of the letters: the first guess of the language.
+    pub(crate) verdict: &'g mut LastVerdict,
+    /// The checker's lists, for the replay to reuse.
+    pub(crate) buffers: &'g mut Buffers,
+}
+
+impl GameChecker<'_> {
+    #[allow(clippy::too_many_arguments)] // every field of a finding, named at each call
+    pub(crate) fn push(
+        &mut self,
+        code: Code,
+        at: usize,
+        ply: Option<u32>,
+        moved: Option<(&str, &str)>,
+        message: String,
+        fen: Option<String>,
+        variation: &[u32],
+    ) {
+        let finding = self.finding(code, at, ply, moved, message, fen, variation);
+        self.out.push(finding);
+    }
+
+    /// A finding of this game at byte `at`.
+    #[allow(clippy::too_many_arguments)] // as `push`
+    pub(crate) fn finding(
+        &self,
+        code: Code,
+        at: usize,
+        ply: Option<u32>,
+        moved: Option<(&str, &str)>,
+        message: String,
+        fen: Option<String>,
+        variation: &[u32],
+    ) -> Finding {
+        let location = self.game.location(at);
+        Finding {
+            code,
+            game: self.game.index(),
+            ply,
+            line: location.line,
+            column: location.column,
+            numbered_move: moved.map(|(numbered, _)| numbered.to_string()),
+            san: moved.map(|(_, san)| san.to_string()),
+            message,
+            fen,
+            variation: variation.to_vec(),
+        }
+    }
+
+    pub(crate) fn game_note(&mut self, code: Code, at: usize, message: String) {
+        self.push(code, at, None, None, message, None, &[]);
+    }
+
+    pub(crate) fn tag_position(&self, name: &str) -> Option<usize> {
+        let game = self.game;
+        game.tags()
+            .iter()
+            .find(|t| game.bytes()[t.name_span()].eq_ignore_ascii_case(name.as_bytes()))
+            .map(|t| game.tokens()[t.token as usize].start as usize)
+    }
+
+    /// Returns whether the movetext was replayed (not for a skipped variant
+    /// or an invalid FEN).
+    fn run(&mut self) -> bool {
+        let game = self.game;
+        if let Some(variant) = game.tag("Variant")
+            && !supported_variant(&variant)
+        {
+            let at = self.tag_position("Variant").unwrap_or(0);
+            self.game_note(
+                Code::UnsupportedVariant,
+                at,
+                format!("variant '{variant}' is not standard chess or chess960: game skipped"),
+            );
+            // Its movetext is not chess as we know it: only how the text was
+            // decoded is worth reporting.
+            for f in game
+                .findings()
+                .iter()
+                .filter(|f| f.kind == FindingKind::Encoding)
+            {
+                self.game_note(Code::Encoding, f.span.start as usize, f.message.to_string());
+            }
+            return false;
+        }
+
+        for f in game.findings() {
+            let code = match f.kind {
+                FindingKind::Encoding => Code::Encoding,
+                FindingKind::Syntax | FindingKind::GameTooLarge => Code::SyntaxError,
+            };
+            self.game_note(code, f.span.start as usize, f.message.to_string());
+        }
+
+        let start = match game.tag("FEN") {
+            None => Position::new(),
+            Some(fen) => match Position::from_fen(&fen, Validation::Strict) {
+                Ok(pos) => pos,
+                Err(e) => {
+                    let at = self.tag_position("FEN").unwrap_or(0);
+                    self.push(
+                        Code::InvalidFen,
+                        at,
+                        None,
+                        None,
+                        format!("{e}: '{fen}'"),
+                        None,
+                        &[],
+                    );
+                    return false;
+                }
+            },
+        };
+
+        match self.config.lang {
+            Some(lang) => {
+                self.lang = lang;
+                self.replay(start);
+            }
+            None => self.replay_detecting(start),
+        }
+        true
+    }
+}
+
+/// Variant tag values that mean standard chess or Chess960.
+fn supported_variant(name: &str) -> bool {
+    let n: String = name
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect();
+    matches!(
+        n.as_str(),
+        "" | "standard"
+            | "chess"
+            | "normal"
+            | "fromposition"
+            | "chess960"
+            | "960"
+            | "fischerandom"
+            | "fischerrandom"
+    )
+}
