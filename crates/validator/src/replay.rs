@@ -32,6 +32,8 @@ pub(crate) struct Buffers {
     lines: Vec<Line>,
     /// The repetition keys of each line of `lines`.
     histories: Vec<History>,
+    /// The main line's key list.
+    main_keys: Vec<u64>,
     /// The paths of variations read to their end, for the next ones to reuse.
     spare_paths: Vec<Vec<u32>>,
     /// The key lists of histories read to their end, for the next ones to reuse.
@@ -132,6 +134,7 @@ impl GameChecker<'_> {
         let Buffers {
             mut lines,
             mut histories,
+            main_keys,
             mut spare_paths,
             mut spare_keys,
         } = std::mem::take(self.buffers);
@@ -141,8 +144,7 @@ impl GameChecker<'_> {
         // for every main-line move of a numbered game (two moves to a move number,
         // and a few tags), so that pushing a key never grows the list.
         let room = tokens.len() * 3 / 4 + 2;
-        let keys = spare_keys.pop().unwrap_or_default();
-        histories.push(History::starting(rules.key(&start), room, keys));
+        histories.push(History::starting(rules.key(&start), room, main_keys));
         let max_depth = game.max_depth() as usize;
         // Variations open past `max_depth`.
         let mut beyond = 0usize;
@@ -331,17 +333,19 @@ impl GameChecker<'_> {
 
         let main = &lines[0];
         self.finish_main_line(main, last_main_ply, result_marker, claims);
-        // The lists go back to the checker, the paths and keys of the lines still open
-        // kept for the next game's variations.
-        for line in lines.drain(..) {
+        // The lists go back to the checker, the paths and keys of variations still
+        // open kept for the next game's variations (the main line's path is empty).
+        for line in lines.drain(1..) {
             spare_paths.push(line.path);
         }
-        for history in histories.drain(..) {
-            spare_keys.push(history.keys);
-        }
+        lines.clear();
+        let mut open = histories.drain(..);
+        let main_keys = open.next().map(|main| main.keys).unwrap_or_default();
+        spare_keys.extend(open.map(|history| history.keys));
         *self.buffers = Buffers {
             lines,
             histories,
+            main_keys,
             spare_paths,
             spare_keys,
         };
