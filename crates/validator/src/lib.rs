@@ -2,18 +2,18 @@
 //! reports findings with the codes, severities and locations of the
 //! command-line contract.
 //!
-//! [`check_game`] checks one game; [`check_stream`] reads and replays bounded
-//! batches in parallel on a rayon pool, and hands the results back in input
-//! order, so output is the same for one thread and many.
+//! A [`Checker`] checks one game after another, keeping what the next game can
+//! use: a worker owns one and reuses it. [`check_game`] checks a single game.
 //!
 //! ```
 //! use planilla_parser::Game;
-//! use planilla_validator::{check_game, Code, Config};
+//! use planilla_validator::{Checker, Code, Config};
 //!
 //! let pgn = b"[Result \"1-0\"]\n\n1. e4 e5 2. Cf3 Cc6 3. Ab5 Cf6 4. Rd2 1-0\n";
 //! let game = Game::from_bytes(&pgn[..], Default::default());
+//! let mut checker = Checker::new(Config::default());
 //! let mut findings = Vec::new();
-//! check_game(&game, &Config::default(), &mut findings);
+//! checker.check(&game, &mut findings);
 //! // Spanish notation, decided from the letters; "Rd2" is a king move onto its own pawn.
 //! assert_eq!(findings[0].code, Code::NotationLanguage);
 //! assert_eq!(findings[1].code, Code::IllegalMove);
@@ -28,8 +28,8 @@ mod replay;
 mod rules;
 
 pub use checker::{Checker, Config, GameStats, PlayedMove, check_game, check_game_recording};
-pub use finding::{Code, Finding, Severity};
-pub use rules::Rules;
+pub use finding::{Code, Finding, Severity, UnknownCode};
+pub use rules::{Rules, UnknownRules};
 
 use planilla_parser::{Game, Reader};
 use std::any::Any;
