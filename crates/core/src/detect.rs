@@ -383,7 +383,11 @@ mod tests {
             let (used, figurines) = letters_used(moves);
             let verdict = last.by_letters_used(used, figurines);
             let readings = candidates_for(used, figurines);
-            assert_eq!(verdict, (readings.len() == 1).then(|| readings[0]), "{moves:?}");
+            assert_eq!(
+                verdict,
+                (readings.len() == 1).then(|| readings[0]),
+                "{moves:?}"
+            );
             assert_eq!(verdict, by_letters(moves.iter().copied()), "{moves:?}");
             assert_eq!(last.guess(), verdict);
         }
@@ -403,7 +407,11 @@ mod tests {
             seed ^= seed << 17;
             let used = (seed as u32) & if round % 4 == 0 { 0x3ff_ffff } else { known };
             // Few letters too: most games use a handful.
-            let used = if round % 2 == 0 { used & (seed >> 32) as u32 } else { used };
+            let used = if round % 2 == 0 {
+                used & (seed >> 32) as u32
+            } else {
+                used
+            };
             for figurines in [false, true] {
                 let readings = candidates_for(used, figurines);
                 let expected = (readings.len() == 1).then(|| readings[0]);
