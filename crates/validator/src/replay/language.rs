@@ -46,28 +46,28 @@ impl Letters {
 impl GameChecker<'_> {
     /// Replays in the language the letters of the game's moves decide (see
     /// [`GameChecker::detect_language`]). That is nearly always the language of the
-    /// previous game: the replay starts in that one, collects the letters as it goes
-    /// and, when they decide otherwise, drops its findings and starts again. The
-    /// findings are the same either way; the guess only saves a pass over the tokens.
+    /// previous game (English for a checker's first game: most games are): the replay
+    /// starts in that one, collects the letters as it goes and, when they decide
+    /// otherwise, drops its findings and starts again. The findings are the same either
+    /// way; the guess only saves a pass over the tokens.
     pub(crate) fn replay_detecting(&mut self, start: Position) {
         let findings = self.out.len();
         let recorded = self.played.as_ref().map_or(0, |p| p.len());
         let plies = self.plies;
-        if let Some(guess) = self.verdict.guess() {
-            self.lang = guess;
-            let (used, figurines) = self.replay(start);
-            if self.verdict.by_letters_used(used, figurines) == Some(guess) {
-                if let Some(note) = self.language_note() {
-                    self.out.insert(findings, note);
-                }
-                return;
+        let guess = self.verdict.guess().unwrap_or(Lang::En);
+        self.lang = guess;
+        let (used, figurines) = self.replay(start);
+        if self.verdict.by_letters_used(used, figurines) == Some(guess) {
+            if let Some(note) = self.language_note() {
+                self.out.insert(findings, note);
             }
-            self.out.truncate(findings);
-            if let Some(played) = self.played.as_deref_mut() {
-                played.truncate(recorded);
-            }
-            self.plies = plies;
+            return;
         }
+        self.out.truncate(findings);
+        if let Some(played) = self.played.as_deref_mut() {
+            played.truncate(recorded);
+        }
+        self.plies = plies;
         self.lang = self.detect_language(&start);
         let at = self.out.len();
         self.replay(start);
@@ -279,6 +279,12 @@ mod tests {
         for (game, lang) in games.into_iter().zip(langs) {
             let alone = checked_after("", game);
             assert_eq!(alone.2.lang, lang, "{game:?}");
+            // A checker's first game, with no verdict of the letters yet.
+            let (mut out, mut played) = (Vec::new(), Vec::new());
+            let game_read = Game::from_bytes(game, Encoding::Auto);
+            let stats =
+                Checker::new(Config::default()).check_recording(&game_read, &mut out, &mut played);
+            assert_eq!((out, played, stats), alone, "{game:?} first");
             if game.contains("(1. Cf3") || game.contains("(2. Fc4") {
                 let codes: Vec<Code> = alone.0.iter().map(|f| f.code).collect();
                 assert_eq!(codes, [Code::NotationLanguage], "{game:?}");
