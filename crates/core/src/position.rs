@@ -178,12 +178,6 @@ impl Position {
         self.fullmoves
     }
 
-    /// The ply index of the side to move counted from move 1 (0 for White
-    /// at move 1).
-    pub fn ply(&self) -> u32 {
-        (self.fullmoves.max(1) - 1) * 2 + self.turn.index() as u32
-    }
-
     #[inline]
     fn us(&self) -> Bitboard {
         self.board.by_color(self.turn)

@@ -78,11 +78,6 @@ impl Checker {
         }
     }
 
-    /// What this checker checks and how.
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
     /// Checks `game`, appending its findings to `out` in the order they occur.
     pub fn check(&mut self, game: &Game, out: &mut Vec<Finding>) -> GameStats {
         self.check_game(game, out, None)

@@ -1,8 +1,8 @@
 //! Piece placement: a bitboard per role and per colour, and the attacks it gives.
 
 use crate::attacks::{
-    bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, queen_attacks,
-    rook_attacks, rook_rays,
+    bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    rook_rays,
 };
 use crate::bitboard::Bitboard;
 use crate::types::{Color, File, Piece, Rank, Role, Square};
@@ -117,13 +117,6 @@ impl Board {
         self.by_color[piece.color.index()].discard(sq);
     }
 
-    /// Removes whatever stands on `sq`.
-    pub fn clear(&mut self, sq: Square) {
-        if let Some(piece) = self.piece_at(sq) {
-            self.remove(sq, piece);
-        }
-    }
-
     /// Pieces of `attacker` that attack `sq`, given the occupied squares.
     #[inline]
     pub fn attackers(&self, sq: Square, attacker: Color, occupied: Bitboard) -> Bitboard {
@@ -153,22 +146,6 @@ impl Board {
         let bishops = self.bishops_and_queens() & theirs & bishop_rays(sq);
         (rooks.any() && (rook_attacks(sq, occupied) & rooks).any())
             || (bishops.any() && (bishop_attacks(sq, occupied) & bishops).any())
-    }
-
-    /// The squares the piece on `sq` attacks (empty for an empty square).
-    pub fn attacks_from(&self, sq: Square) -> Bitboard {
-        let occ = self.occupied();
-        match self.piece_at(sq) {
-            None => Bitboard::EMPTY,
-            Some(p) => match p.role {
-                Role::Pawn => pawn_attacks(p.color, sq),
-                Role::Knight => knight_attacks(sq),
-                Role::Bishop => bishop_attacks(sq, occ),
-                Role::Rook => rook_attacks(sq, occ),
-                Role::Queen => queen_attacks(sq, occ),
-                Role::King => king_attacks(sq),
-            },
-        }
     }
 
     /// The standard starting placement.
