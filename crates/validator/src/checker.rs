@@ -160,50 +160,27 @@ pub(crate) struct GameChecker<'g> {
 }
 
 impl GameChecker<'_> {
-    #[allow(clippy::too_many_arguments)] // every field of a finding, named at each call
-    pub(crate) fn push(
-        &mut self,
-        code: Code,
-        at: usize,
-        ply: Option<u32>,
-        moved: Option<(&str, &str)>,
-        message: String,
-        fen: Option<String>,
-        variation: &[u32],
-    ) {
-        let finding = self.finding(code, at, ply, moved, message, fen, variation);
-        self.out.push(finding);
-    }
-
-    /// A finding of this game at byte `at`.
-    #[allow(clippy::too_many_arguments)] // as `push`
-    pub(crate) fn finding(
-        &self,
-        code: Code,
-        at: usize,
-        ply: Option<u32>,
-        moved: Option<(&str, &str)>,
-        message: String,
-        fen: Option<String>,
-        variation: &[u32],
-    ) -> Finding {
+    /// A finding of this game at byte `at`, about no move, position or variation:
+    /// the findings about those fill them in.
+    pub(crate) fn finding(&self, code: Code, at: usize, message: String) -> Finding {
         let location = self.game.location(at);
         Finding {
             code,
             game: self.game.index(),
-            ply,
+            ply: None,
             line: location.line,
             column: location.column,
-            numbered_move: moved.map(|(numbered, _)| numbered.to_string()),
-            san: moved.map(|(_, san)| san.to_string()),
+            numbered_move: None,
+            san: None,
             message,
-            fen,
-            variation: variation.to_vec(),
+            fen: None,
+            variation: Vec::new(),
         }
     }
 
+    /// Reports a finding about the whole game (or its tags) at byte `at`.
     pub(crate) fn game_note(&mut self, code: Code, at: usize, message: String) {
-        self.push(code, at, None, None, message, None, &[]);
+        self.out.push(self.finding(code, at, message));
     }
 
     pub(crate) fn tag_position(&self, name: &str) -> Option<usize> {
@@ -253,15 +230,7 @@ impl GameChecker<'_> {
                 Ok(pos) => pos,
                 Err(e) => {
                     let at = self.tag_position("FEN").unwrap_or(0);
-                    self.push(
-                        Code::InvalidFen,
-                        at,
-                        None,
-                        None,
-                        format!("{e}: '{fen}'"),
-                        None,
-                        &[],
-                    );
+                    self.game_note(Code::InvalidFen, at, format!("{e}: '{fen}'"));
                     return false;
                 }
             },

@@ -15,7 +15,7 @@ mod result;
 pub(crate) use language::Letters;
 
 use crate::checker::{GameChecker, PlayedMove};
-use crate::finding::Code;
+use crate::finding::{Code, Finding};
 use claims::Claims;
 use planilla_core::detect::letters_of;
 use planilla_core::san::{San, SanError, SanParseError, SanPlus, Suffix};
@@ -359,7 +359,11 @@ impl GameChecker<'_> {
         let text = self.game.decode(token.span());
         let message = format!("'{}': {what}", text.escape_debug());
         let at = token.start as usize;
-        self.push(Code::SyntaxError, at, None, None, message, None, path);
+        let finding = Finding {
+            variation: path.to_vec(),
+            ..self.finding(Code::SyntaxError, at, message)
+        };
+        self.out.push(finding);
     }
 
     /// The move number and the move as written (`12... Nxe5`, `Nxe5`), built
@@ -383,15 +387,15 @@ impl GameChecker<'_> {
     /// Reports a finding about the move at `site`.
     fn push_at(&mut self, code: Code, site: &Site, message: String) {
         let (numbered, written) = self.describe(site);
-        self.push(
-            code,
-            site.at,
-            Some(site.ply),
-            Some((&numbered, &written)),
-            message,
-            Some(site.before.fen()),
-            site.path,
-        );
+        let finding = Finding {
+            ply: Some(site.ply),
+            numbered_move: Some(numbered),
+            san: Some(written),
+            fen: Some(site.before.fen()),
+            variation: site.path.to_vec(),
+            ..self.finding(code, site.at, message)
+        };
+        self.out.push(finding);
     }
 
     /// Plays one written move on `line`, adding its piece letters to `self.letters`.

@@ -2,7 +2,7 @@
 //! main line, and whether the game went on past it (a missed claim).
 
 use crate::checker::GameChecker;
-use crate::finding::Code;
+use crate::finding::{Code, Finding};
 use crate::replay::Line;
 use planilla_core::{Color, Position};
 use planilla_parser::Token;
@@ -148,7 +148,11 @@ impl GameChecker<'_> {
                     fen_clock(&c.fen),
                     c.mover.name(),
                 );
-                self.push(code, c.at, None, None, message, Some(c.fen), &[]);
+                let finding = Finding {
+                    fen: Some(c.fen),
+                    ..self.finding(code, c.at, message)
+                };
+                self.out.push(finding);
                 continue;
             }
             let message = format!(
@@ -157,15 +161,14 @@ impl GameChecker<'_> {
                 c.mover.name(),
                 c.mover.other().name()
             );
-            self.push(
-                code,
-                c.at,
-                Some(c.ply),
-                Some((&c.numbered, &c.san)),
-                message,
-                Some(c.fen),
-                &[],
-            );
+            let finding = Finding {
+                ply: Some(c.ply),
+                numbered_move: Some(c.numbered),
+                san: Some(c.san),
+                fen: Some(c.fen),
+                ..self.finding(code, c.at, message)
+            };
+            self.out.push(finding);
         }
     }
 }

@@ -92,7 +92,7 @@ impl GameChecker<'_> {
             .find(|t| t.kind == TokenKind::San)?;
         let message = format!("the game is written in {} notation", self.lang_name());
         let at = first.start as usize;
-        Some(self.finding(Code::NotationLanguage, at, None, None, message, None, &[]))
+        Some(self.finding(Code::NotationLanguage, at, message))
     }
 
     /// The language's name, and the others that read the game's letters the same way.

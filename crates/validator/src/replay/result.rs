@@ -3,7 +3,7 @@
 //! and the result checks (tag against marker, result against the final position).
 
 use crate::checker::GameChecker;
-use crate::finding::Code;
+use crate::finding::{Code, Finding};
 use crate::replay::claims::Claims;
 use crate::replay::{Line, Site, State};
 use crate::rules::Rules;
@@ -110,15 +110,8 @@ impl GameChecker<'_> {
         if let (Some((t, m)), Some(tag)) = (marker, tag)
             && m != tag
         {
-            self.push(
-                Code::ResultMismatch,
-                t.start as usize,
-                None,
-                None,
-                format!("the Result tag says {tag} but the movetext ends with {m}"),
-                None,
-                &[],
-            );
+            let message = format!("the Result tag says {tag} but the movetext ends with {m}");
+            self.game_note(Code::ResultMismatch, t.start as usize, message);
         }
         // A Result tag that is no result at all (`1-1`, `draw`, `?`) disagrees with the
         // movetext's result too: PGN allows only the four.
@@ -126,17 +119,10 @@ impl GameChecker<'_> {
             && tag.is_none()
             && let Some(written) = game.tag("Result")
         {
-            self.push(
-                Code::ResultMismatch,
-                t.start as usize,
-                None,
-                None,
-                format!(
-                    "the Result tag '{written}' is no result (1-0, 0-1, 1/2-1/2 or *); the movetext ends with {m}"
-                ),
-                None,
-                &[],
+            let message = format!(
+                "the Result tag '{written}' is no result (1-0, 0-1, 1/2-1/2 or *); the movetext ends with {m}"
             );
+            self.game_note(Code::ResultMismatch, t.start as usize, message);
         }
 
         self.report_missed_claims(result, last_ply, claims);
@@ -159,15 +145,11 @@ impl GameChecker<'_> {
                 ended.ply,
                 result_of(ended.end)
             );
-            self.push(
-                Code::ResultMismatch,
-                result_at,
-                None,
-                None,
-                message,
-                Some(ended.position.fen()),
-                &[],
-            );
+            let finding = Finding {
+                fen: Some(ended.position.fen()),
+                ..self.finding(Code::ResultMismatch, result_at, message)
+            };
+            self.out.push(finding);
         }
     }
 }
