@@ -163,19 +163,7 @@ impl GameChecker<'_> {
     /// A finding of this game at byte `at`, about no move, position or variation:
     /// the findings about those fill them in.
     pub(crate) fn finding(&self, code: Code, at: usize, message: String) -> Finding {
-        let location = self.game.location(at);
-        Finding {
-            code,
-            game: self.game.index(),
-            ply: None,
-            line: location.line,
-            column: location.column,
-            numbered_move: None,
-            san: None,
-            message,
-            fen: None,
-            variation: Vec::new(),
-        }
+        Finding::in_game(code, self.game, at, message)
     }
 
     /// Reports a finding about the whole game (or its tags) at byte `at`.

@@ -1,6 +1,7 @@
 //! Findings: what the validator reports, with codes and severities from the
 //! command-line contract.
 
+use planilla_parser::Game;
 use std::fmt;
 use std::str::FromStr;
 
@@ -158,6 +159,24 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// A finding about `game` located at its byte `at`, about no move, position or
+    /// variation (the findings about those fill them in).
+    pub fn in_game(code: Code, game: &Game, at: usize, message: String) -> Finding {
+        let location = game.location(at);
+        Finding {
+            code,
+            game: game.index(),
+            ply: None,
+            line: location.line,
+            column: location.column,
+            numbered_move: None,
+            san: None,
+            message,
+            fen: None,
+            variation: Vec::new(),
+        }
+    }
+
     /// The severity of the finding's code.
     pub fn severity(&self) -> Severity {
         self.code.severity()
