@@ -18,7 +18,7 @@ use crate::checker::{GameChecker, PlayedMove};
 use crate::finding::{Code, Finding};
 use claims::Claims;
 use planilla_core::detect::letters_of;
-use planilla_core::san::{San, SanError, SanParseError, SanPlus, Suffix};
+use planilla_core::san::{San, SanError, SanPlus, Suffix};
 use planilla_core::{Color, GameEnd, Move, Position};
 use planilla_parser::{Game, Token, TokenKind};
 use repetition::{History, Restart, occurrences};
@@ -108,8 +108,9 @@ fn resolve_general(san: &San, before: &Position) -> Result<Move, SanError> {
     san.resolve(before)
 }
 
-impl GameChecker<'_> {
-    fn new_line(&self, pos: Position, ply: u32, path: Vec<u32>) -> Line {
+impl Line {
+    /// A line replayed from `pos`, `ply` half-moves into the game, at `path`.
+    fn new(pos: Position, ply: u32, path: Vec<u32>) -> Line {
         Line {
             pos,
             prev: None,
@@ -122,7 +123,9 @@ impl GameChecker<'_> {
             skipped: false,
         }
     }
+}
 
+impl GameChecker<'_> {
     /// Replays the game from `start`; returns the piece letters its moves use
     /// (see [`planilla_core::detect::letters_of`]).
     pub(crate) fn replay(&mut self, start: Position) -> (u32, bool) {
@@ -138,7 +141,7 @@ impl GameChecker<'_> {
             mut spare_paths,
             mut spare_keys,
         } = std::mem::take(self.buffers);
-        lines.push(self.new_line(start, 0, Vec::new()));
+        lines.push(Line::new(start, 0, Vec::new()));
         // The repetition keys of each line of `lines`, kept apart so that a move can
         // count through its ancestors' keys while its own line is being changed. Room
         // for every main-line move of a numbered game (two moves to a move number,
@@ -280,7 +283,7 @@ impl GameChecker<'_> {
                             path.clear();
                             path.extend_from_slice(&parent.path);
                             path.push(parent.children);
-                            let mut line = self.new_line(pos, ply, path);
+                            let mut line = Line::new(pos, ply, path);
                             // A game that had ended at or before the branch point stays
                             // ended in the variation: its first move is one after the end.
                             line.end = parent
@@ -291,7 +294,7 @@ impl GameChecker<'_> {
                             (line, history)
                         }
                         None => {
-                            let mut l = self.new_line(start, 0, Vec::new());
+                            let mut l = Line::new(start, 0, Vec::new());
                             l.skipped = true;
                             (l, History::default())
                         }
@@ -571,19 +574,6 @@ impl GameChecker<'_> {
             return None;
         }
         Some((occurrences >= 3, clock >= 100))
-    }
-
-    /// Reports a written move that does not parse in the game's language (apart from
-    /// [`GameChecker::play_move`], which runs for every move).
-    #[cold]
-    #[inline(never)]
-    fn report_unreadable(&mut self, site: &Site, e: &SanParseError) {
-        let (_, written) = self.describe(site);
-        let message = format!(
-            "'{written}' is not a move in {} notation: {e}",
-            self.lang.name()
-        );
-        self.push_at(Code::IllegalMove, site, message);
     }
 
     /// Records a move that replayed, when recording: `mv` played in `before`, with the

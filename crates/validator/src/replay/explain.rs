@@ -1,14 +1,27 @@
-//! Explanations of moves that do not resolve: the legal moves to the written square,
-//! a slip of one square that was likely meant, or a move of the other side (moves
-//! copied out of order).
+//! Explanations of moves that do not read or resolve: the language they do not read
+//! in, the legal moves to the written square, a slip of one square that was likely
+//! meant, or a move of the other side (moves copied out of order).
 
 use crate::checker::GameChecker;
 use crate::finding::Code;
 use crate::replay::Site;
-use planilla_core::san::{San, SanError, SanKind, SanPlus};
+use planilla_core::san::{San, SanError, SanKind, SanParseError, SanPlus};
 use planilla_core::{Move, MoveList, Position, Role, Square};
 
 impl GameChecker<'_> {
+    /// Reports a written move that does not parse in the game's language (apart from
+    /// [`GameChecker::play_move`], which runs for every move).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn report_unreadable(&mut self, site: &Site, e: &SanParseError) {
+        let (_, written) = self.describe(site);
+        let message = format!(
+            "'{written}' is not a move in {} notation: {e}",
+            self.lang.name()
+        );
+        self.push_at(Code::IllegalMove, site, message);
+    }
+
     /// The finding for a move that does not resolve, with candidates and a
     /// likely intended move where one is obvious.
     #[cold]
