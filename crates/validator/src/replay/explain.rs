@@ -88,6 +88,7 @@ fn likely_intended(role: Role, to: Square, all: &[Move]) -> Option<Move> {
     }
 }
 
+/// The distance of two squares in king moves.
 fn chebyshev(a: Square, b: Square) -> u32 {
     let df = (a.file().index() as i32 - b.file().index() as i32).unsigned_abs();
     let dr = (a.rank().index() as i32 - b.rank().index() as i32).unsigned_abs();

@@ -10,6 +10,9 @@ use planilla_core::san::{
 use planilla_core::{Move, MoveKind};
 
 impl GameChecker<'_> {
+    /// Reports how the written move `san` (the legal move `m` at `site`) differs from
+    /// what PGN export writes, as `notation` found it; in Spanish, the forms its
+    /// scoresheets use are no finding.
     #[cold]
     #[inline(never)]
     pub(super) fn notation_findings(
