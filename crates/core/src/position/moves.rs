@@ -170,12 +170,30 @@ impl MoveList {
     /// The most moves a list holds.
     pub const CAPACITY: usize = 256;
 
+    /// Fills the room past the moves, never read: the first value of each field's type
+    /// (square a1, pawn, `Some(pawn)`, the first kind in the layout), whose bytes are
+    /// all zero.
+    const FILLER: Move = Move {
+        from: Square::A1,
+        to: Square::A1,
+        role: Role::Pawn,
+        capture: Some(Role::Pawn),
+        promotion: Some(Role::Pawn),
+        kind: MoveKind::Castle(CastlingSide::KingSide),
+    };
+
+    /// An empty list, made once by the compiler: a new list is then one `memset` (its
+    /// bytes are zero), where filling one at run time stored each 6-byte move apart and
+    /// copied the whole (about 900 instructions a list, 1.5% of `check`'s, a list
+    /// being made for every move that takes SAN resolution's general path).
+    const EMPTY: MoveList = MoveList {
+        moves: [Self::FILLER; Self::CAPACITY],
+        len: 0,
+    };
+
     /// An empty list.
     pub fn new() -> MoveList {
-        MoveList {
-            moves: [Move::normal(Role::Pawn, Square::A1, None, Square::A1, None); Self::CAPACITY],
-            len: 0,
-        }
+        Self::EMPTY
     }
 
     /// Removes every move.
