@@ -80,7 +80,7 @@ impl Checker {
 
     /// Checks `game`, appending its findings to `out` in the order they occur.
     pub fn check(&mut self, game: &Game, out: &mut Vec<Finding>) -> GameStats {
-        self.check_game(game, out, None)
+        self.check_with(game, out, None)
     }
 
     /// Like [`Checker::check`], and appends every move that replayed (in every line,
@@ -91,10 +91,11 @@ impl Checker {
         out: &mut Vec<Finding>,
         played: &mut Vec<PlayedMove>,
     ) -> GameStats {
-        self.check_game(game, out, Some(played))
+        self.check_with(game, out, Some(played))
     }
 
-    fn check_game(
+    /// Checks `game`, recording the moves that replayed into `played` when given.
+    fn check_with(
         &mut self,
         game: &Game,
         out: &mut Vec<Finding>,
@@ -135,7 +136,7 @@ pub fn check_game_recording(
     out: &mut Vec<Finding>,
     played: Option<&mut Vec<PlayedMove>>,
 ) -> GameStats {
-    Checker::new(*config).check_game(game, out, played)
+    Checker::new(*config).check_with(game, out, played)
 }
 
 /// Checks one game and appends its findings (in the order they occur): the state of
@@ -253,4 +254,40 @@ fn supported_variant(name: &str) -> bool {
             | "fischerandom"
             | "fischerrandom"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A checker moves into the worker thread that owns it, and one checker gives the
+    /// findings of a checker per game, game after game.
+    #[test]
+    fn a_worker_owns_a_checker_and_reuses_it() {
+        let games = [
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O Nf6 5. Re1 (5. d3) 5... b5 *",
+            "1. e4 e5 2. Cf3 Cc6 3. Ab5 a6 4. O-O Cf6 5. Te1 (5. d3 b5) 5... b5 6. Rd2 *",
+            "[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n\n1. Rb1 *",
+            "1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 1-0",
+        ];
+        let config = Config::default();
+        let worker = std::thread::spawn(move || {
+            let mut checker = Checker::new(config);
+            let mut results = Vec::new();
+            for game in games.iter().cycle().take(3 * games.len()) {
+                let (mut out, mut played) = (Vec::new(), Vec::new());
+                let game = Game::from_bytes(*game, Default::default());
+                let stats = checker.check_recording(&game, &mut out, &mut played);
+                results.push((out, played, stats));
+            }
+            results
+        });
+        let results = worker.join().expect("the worker finished");
+        for (game, result) in games.iter().cycle().zip(results) {
+            let (mut out, mut played) = (Vec::new(), Vec::new());
+            let game = Game::from_bytes(*game, Default::default());
+            let stats = check_game_recording(&game, &config, &mut out, Some(&mut played));
+            assert_eq!(result, (out, played, stats));
+        }
+    }
 }
