@@ -33,36 +33,65 @@ pub fn by_letters<'a>(moves: impl Iterator<Item = &'a [u8]>) -> Option<Lang> {
         used |= u;
         figurines |= f;
     }
-    by_letters_used(used, figurines)
+    letters_verdict(used, figurines)
 }
 
-// Games of one file nearly always use the same letters: the last verdict is kept
-// (one per thread).
-thread_local! {
-    static LAST: std::cell::Cell<Option<(u32, bool, Option<Lang>)>> =
-        const { std::cell::Cell::new(None) };
-}
-
-/// The language the letters decided last on this thread, if they did: a good guess
-/// for the next game of the same file.
-pub fn last_letters_verdict() -> Option<Lang> {
-    LAST.get().and_then(|(_, _, verdict)| verdict)
-}
-
-/// [`by_letters`] from the letters the moves use, as [`letters_of`] gives them
-/// (or'ed together).
-pub fn by_letters_used(used: u32, figurines: bool) -> Option<Lang> {
-    if let Some((u, f, verdict)) = LAST.get()
-        && (u, f) == (used, figurines)
-    {
-        return verdict;
+/// [`by_letters`] from the letters the moves use, as [`letters_of`] gives them: the
+/// only reading of [`candidates_for`], found without collecting them (it runs once a
+/// game when the letters change from game to game).
+fn letters_verdict(used: u32, figurines: bool) -> Option<Lang> {
+    let mut order = Lang::ALL;
+    if figurines {
+        order.rotate_right(1);
     }
-    let verdict = match candidates_for(used, figurines).as_slice() {
-        [only] => Some(*only),
-        _ => None,
-    };
-    LAST.set(Some((used, figurines, verdict)));
-    verdict
+    let mut only = None;
+    for lang in order {
+        if used & !letter_mask(lang) != 0 {
+            continue;
+        }
+        match only {
+            None => only = Some(lang),
+            // A second reading: the letters do not decide.
+            Some(first) if !reads_alike(lang, first, used) => return None,
+            Some(_) => {}
+        }
+    }
+    only
+}
+
+/// The last verdict of the letters, kept by a caller that checks one game after
+/// another. Games of one file nearly always use the same letters: the last verdict is
+/// a good guess of the next game's language, and the same letters are decided without
+/// another look at the languages' tables.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LastVerdict {
+    /// The letters decided last (as [`letters_of`] gives them) and their verdict.
+    last: Option<(u32, bool, Option<Lang>)>,
+}
+
+impl LastVerdict {
+    /// No verdict yet.
+    pub const fn new() -> LastVerdict {
+        LastVerdict { last: None }
+    }
+
+    /// The language the letters decided last, if they did.
+    pub fn guess(&self) -> Option<Lang> {
+        self.last.and_then(|(_, _, verdict)| verdict)
+    }
+
+    /// [`by_letters`] from the letters the moves use, as [`letters_of`] gives them
+    /// (or'ed together); the verdict is kept for [`LastVerdict::guess`].
+    pub fn by_letters_used(&mut self, used: u32, figurines: bool) -> Option<Lang> {
+        if let Some((u, f, verdict)) = self.last
+            && (u, f) == (used, figurines)
+        {
+            return verdict;
+        }
+        let verdict = letters_verdict(used, figurines);
+        self.last = Some((used, figurines, verdict));
+        verdict
+    }
 }
 
 /// The letters one move uses as piece letters (bit `c - b'A'`) and
@@ -192,7 +221,7 @@ pub fn candidates(moves: &[&[u8]], others: (u32, bool)) -> Vec<Lang> {
 }
 
 /// The languages whose letters include every used one, one per distinct
-/// reading (see [`letter_candidates`]).
+/// reading (see [`candidates`]).
 fn candidates_for(used: u32, figurines: bool) -> Vec<Lang> {
     let mut order = Lang::ALL;
     if figurines {
@@ -249,10 +278,10 @@ fn replay(start: &Position, moves: &[&[u8]], lang: Lang, out: &mut Vec<Move>) ->
             return false;
         };
         if san.is_null() {
-            if pos.is_check() {
+            let Some(passed) = pos.pass_turn() else {
                 return false;
-            }
-            pos.play_null();
+            };
+            pos = passed;
             continue;
         }
         match san.resolve_with(&pos, &mut list) {
@@ -336,6 +365,59 @@ mod tests {
             detect_str("e4 e5 Cf3 Nc6 Bc4 Bc5 O-O Nf6 Re1 O-O Qe2 d6"),
             Detection::Lang(Lang::En)
         );
+    }
+
+    /// The last verdict guesses the next game's language and decides the same letters
+    /// as [`by_letters`] does, whatever was decided before.
+    #[test]
+    fn the_last_verdict_is_the_verdict_of_the_last_letters() {
+        let mut last = LastVerdict::new();
+        assert_eq!(last.guess(), None);
+        let games: [&[&[u8]]; 4] = [
+            &[b"Nf3", b"Bb5"],
+            &[b"Cf3", b"Ab5"],
+            &[b"Cf3", b"Ab5"],
+            &[b"Rd1"],
+        ];
+        for moves in games {
+            let (used, figurines) = letters_used(moves);
+            let verdict = last.by_letters_used(used, figurines);
+            let readings = candidates_for(used, figurines);
+            assert_eq!(
+                verdict,
+                (readings.len() == 1).then(|| readings[0]),
+                "{moves:?}"
+            );
+            assert_eq!(verdict, by_letters(moves.iter().copied()), "{moves:?}");
+            assert_eq!(last.guess(), verdict);
+        }
+        // `R` alone reads in several languages: no verdict, and no guess.
+        assert_eq!(last.guess(), None);
+    }
+
+    /// The verdict found without a list is the only reading [`candidates_for`] lists,
+    /// for sets of the letters languages use (and a few no language uses).
+    #[test]
+    fn the_verdict_is_the_only_reading() {
+        let known = Lang::ALL.iter().fold(0, |m, &l| m | letter_mask(l));
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let used = (seed as u32) & if round % 4 == 0 { 0x3ff_ffff } else { known };
+            // Few letters too: most games use a handful.
+            let used = if round % 2 == 0 {
+                used & (seed >> 32) as u32
+            } else {
+                used
+            };
+            for figurines in [false, true] {
+                let readings = candidates_for(used, figurines);
+                let expected = (readings.len() == 1).then(|| readings[0]);
+                assert_eq!(letters_verdict(used, figurines), expected, "{used:026b}");
+            }
+        }
     }
 
     #[test]

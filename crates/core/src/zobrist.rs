@@ -141,10 +141,7 @@ impl Position {
         if self.castling_rights.is_empty() {
             return key;
         }
-        let mut other = *self;
-        other.turn = self.turn.other();
-        other.ep_square = None;
-        let other = other.with_keys();
+        let other = self.with_turn_passed();
         for color in Color::ALL {
             let pos = if color == self.turn { self } else { &other };
             for side in CastlingSide::ALL {

@@ -1,7 +1,9 @@
 //! Findings: what the validator reports, with codes and severities from the
 //! command-line contract.
 
+use planilla_parser::Game;
 use std::fmt;
+use std::str::FromStr;
 
 /// How serious a finding is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -27,7 +29,7 @@ impl Severity {
 
 macro_rules! codes {
     ($($(#[$doc:meta])* $variant:ident = $code:expr, $severity:ident;)*) => {
-        /// A finding code of the contract (`../shared/docs/cli-contract.md`).
+        /// A finding code of the command-line contract (`docs/cli.md`).
         #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Code {
             $($(#[$doc])* $variant,)*
@@ -102,6 +104,32 @@ impl fmt::Display for Code {
     }
 }
 
+impl FromStr for Code {
+    type Err = UnknownCode;
+
+    /// Reads a code as [`Code::as_str`] writes it.
+    ///
+    /// # Errors
+    ///
+    /// [`UnknownCode`] for any other text.
+    fn from_str(name: &str) -> Result<Code, UnknownCode> {
+        Code::from_name(name).ok_or_else(|| UnknownCode(name.to_string()))
+    }
+}
+
+/// A name that is no finding code (see [`Code::from_str`]), with the text that was
+/// given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownCode(pub String);
+
+impl fmt::Display for UnknownCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown finding code '{}'", self.0)
+    }
+}
+
+impl std::error::Error for UnknownCode {}
+
 /// One finding about one game, located in its file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
@@ -131,8 +159,44 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// A finding about `game` located at its byte `at`, about no move, position or
+    /// variation (the findings about those fill them in).
+    pub fn in_game(code: Code, game: &Game, at: usize, message: String) -> Finding {
+        let location = game.location(at);
+        Finding {
+            code,
+            game: game.index(),
+            ply: None,
+            line: location.line,
+            column: location.column,
+            numbered_move: None,
+            san: None,
+            message,
+            fen: None,
+            variation: Vec::new(),
+        }
+    }
+
     /// The severity of the finding's code.
     pub fn severity(&self) -> Severity {
         self.code.severity()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every code reads back from its name; anything else is refused with the message
+    /// the command line prints.
+    #[test]
+    fn codes_read_back_from_their_names() {
+        for &code in Code::ALL {
+            assert_eq!(code.to_string().parse(), Ok(code));
+        }
+        assert_eq!(
+            "no-such-code".parse::<Code>().unwrap_err().to_string(),
+            "unknown finding code 'no-such-code'"
+        );
     }
 }

@@ -2,16 +2,18 @@
 //! reports findings with the codes, severities and locations of the
 //! command-line contract.
 //!
-//! [`check_game`] checks one game; the binary runs it on many games in parallel.
+//! A [`Checker`] checks one game after another, keeping what the next game can
+//! use: a worker owns one and reuses it. [`check_game`] checks a single game.
 //!
 //! ```
 //! use planilla_parser::Game;
-//! use planilla_validator::{check_game, Code, Config};
+//! use planilla_validator::{Checker, Code, Config};
 //!
 //! let pgn = b"[Result \"1-0\"]\n\n1. e4 e5 2. Cf3 Cc6 3. Ab5 Cf6 4. Rd2 1-0\n";
 //! let game = Game::from_bytes(&pgn[..], Default::default());
+//! let mut checker = Checker::new(Config::default());
 //! let mut findings = Vec::new();
-//! check_game(&game, &Config::default(), &mut findings);
+//! checker.check(&game, &mut findings);
 //! // Spanish notation, decided from the letters; "Rd2" is a king move onto its own pawn.
 //! assert_eq!(findings[0].code, Code::NotationLanguage);
 //! assert_eq!(findings[1].code, Code::IllegalMove);
@@ -20,30 +22,19 @@
 
 #![warn(missing_docs)]
 
+mod checker;
 mod finding;
 mod replay;
 mod rules;
 
-pub use finding::{Code, Finding, Severity};
-pub use replay::{Config, GameStats, PlayedMove, check_game, check_game_recording};
-pub use rules::Rules;
+pub use checker::{Checker, Config, GameStats, PlayedMove, check_game, check_game_recording};
+pub use finding::{Code, Finding, Severity, UnknownCode};
+pub use rules::{Rules, UnknownRules};
 
 use planilla_parser::Game;
 
 /// An `internal-error` finding about a whole game, at its first byte: planilla
 /// failed on it (a panic caught while working on it).
 pub fn internal_error(game: &Game, message: String) -> Finding {
-    let location = game.location(0);
-    Finding {
-        code: Code::InternalError,
-        game: game.index(),
-        ply: None,
-        line: location.line,
-        column: location.column,
-        numbered_move: None,
-        san: None,
-        message,
-        fen: None,
-        variation: Vec::new(),
-    }
+    Finding::in_game(Code::InternalError, game, 0, message)
 }

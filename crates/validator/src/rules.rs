@@ -1,7 +1,10 @@
 //! Editions of the FIDE Laws, as far as a validator can tell them apart.
 
-/// Which edition of the FIDE Laws the draw rules follow (see
-/// `notation-and-rules.md` §4).
+use std::fmt;
+use std::str::FromStr;
+
+/// Which edition of the FIDE Laws the draw rules follow (the `--rules` option of
+/// `docs/cli.md`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum Rules {
     /// FIDE 2023 (as 2014): fivefold repetition and the 75-move rule end the
@@ -45,5 +48,57 @@ impl Rules {
             Rules::Fide2005 => pos.zobrist_2005(),
             _ => pos.zobrist(),
         }
+    }
+}
+
+impl fmt::Display for Rules {
+    /// The name used on the command line ([`Rules::name`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Rules {
+    type Err = UnknownRules;
+
+    /// Reads a name as [`Rules::name`] writes it.
+    ///
+    /// # Errors
+    ///
+    /// [`UnknownRules`] for any other text; its message lists the names.
+    fn from_str(name: &str) -> Result<Rules, UnknownRules> {
+        Rules::from_name(name).ok_or_else(|| UnknownRules(name.to_string()))
+    }
+}
+
+/// A name that is no edition of the rules (see [`Rules::from_str`]), with the text
+/// that was given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRules(pub String);
+
+impl fmt::Display for UnknownRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Rules::ALL.iter().map(|r| r.name()).collect();
+        write!(f, "unknown rules '{}' ({})", self.0, names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownRules {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every edition reads back from its name, and anything else is refused with the
+    /// message the command line prints.
+    #[test]
+    fn rules_read_back_from_their_names() {
+        for rules in Rules::ALL {
+            assert_eq!(rules.to_string().parse(), Ok(rules));
+        }
+        assert_eq!(
+            "fide-2000".parse::<Rules>().unwrap_err().to_string(),
+            "unknown rules 'fide-2000' (fide-2023, fide-2009, fide-2005)"
+        );
     }
 }

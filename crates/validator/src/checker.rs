@@ -1,0 +1,293 @@
+//! The checker a worker owns: it checks one game after another, keeping what the
+//! next game can use (the language the letters decided last, the replay's lists).
+
+use crate::finding::{Code, Finding};
+use crate::replay::{Buffers, Letters};
+use crate::rules::Rules;
+use planilla_core::detect::LastVerdict;
+use planilla_core::san::{Lang, SanPlus};
+use planilla_core::{Position, Validation};
+use planilla_parser::{FindingKind, Game};
+
+/// What the validator checks and how.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Config {
+    /// The edition of the draw rules.
+    pub rules: Rules,
+    /// The notation language, or `None` to decide it per game.
+    pub lang: Option<Lang>,
+}
+
+/// Counts about one checked game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameStats {
+    /// Half-moves replayed, in every line.
+    pub plies: u64,
+    /// The notation language the game was read in.
+    pub lang: Option<Lang>,
+    /// Whether two languages replay the main line legally with different moves: the
+    /// game was read in the first of them, and a `notation-language` finding says so.
+    pub lang_ambiguous: bool,
+}
+
+/// A written move that replayed, for tools that rewrite it (the converter): its
+/// canonical SAN, not the position (a few bytes a move, however long the game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// Byte span of the move in the game, an en-passant mark after it included.
+    pub span: (u32, u32),
+    /// The move's canonical SAN with its check or mate mark; `None` for a null move.
+    pub san: Option<SanPlus>,
+}
+
+/// Checks games one after another, keeping its state between them: a worker owns one
+/// and reuses it for every game it checks, as a `csv` reader's caller reuses one record.
+///
+/// The state it keeps changes no finding: it is the language the letters of the last
+/// game decided (the replay starts in it, and starts again when a game's letters decide
+/// otherwise) and the lists the replay fills (kept at their size, so that a worker's
+/// games allocate little once the first ones are checked).
+///
+/// ```
+/// use planilla_parser::Game;
+/// use planilla_validator::{Checker, Code, Config};
+///
+/// let mut checker = Checker::new(Config::default());
+/// let mut findings = Vec::new();
+/// for pgn in ["1. e4 e5 2. Cf3 Cc6 *", "1. d4 Cf6 2. Ag5 e6 *"] {
+///     findings.clear();
+///     let stats = checker.check(&Game::from_bytes(pgn, Default::default()), &mut findings);
+///     assert_eq!(stats.plies, 4);
+///     assert_eq!(findings[0].code, Code::NotationLanguage);
+/// }
+/// ```
+#[derive(Debug, Default)]
+pub struct Checker {
+    config: Config,
+    verdict: LastVerdict,
+    buffers: Buffers,
+}
+
+impl Checker {
+    /// A checker with no game checked yet.
+    pub fn new(config: Config) -> Checker {
+        Checker {
+            config,
+            verdict: LastVerdict::new(),
+            buffers: Buffers::default(),
+        }
+    }
+
+    /// Checks `game`, appending its findings to `out` in the order they occur.
+    pub fn check(&mut self, game: &Game, out: &mut Vec<Finding>) -> GameStats {
+        self.check_with(game, out, None)
+    }
+
+    /// Like [`Checker::check`], and appends every move that replayed (in every line,
+    /// in text order) to `played`.
+    pub fn check_recording(
+        &mut self,
+        game: &Game,
+        out: &mut Vec<Finding>,
+        played: &mut Vec<PlayedMove>,
+    ) -> GameStats {
+        self.check_with(game, out, Some(played))
+    }
+
+    /// Checks `game`, recording the moves that replayed into `played` when given.
+    fn check_with(
+        &mut self,
+        game: &Game,
+        out: &mut Vec<Finding>,
+        played: Option<&mut Vec<PlayedMove>>,
+    ) -> GameStats {
+        let mut checker = GameChecker {
+            game,
+            config: self.config,
+            lang: Lang::En,
+            out,
+            plies: 0,
+            played,
+            letters: Letters::default(),
+            lang_ambiguous: false,
+            verdict: &mut self.verdict,
+            buffers: &mut self.buffers,
+        };
+        let replayed = checker.run();
+        GameStats {
+            plies: checker.plies,
+            lang: replayed.then_some(checker.lang),
+            lang_ambiguous: checker.lang_ambiguous,
+        }
+    }
+}
+
+/// Checks `game` with a checker of its own, appending findings to `out`. A worker that
+/// checks many games keeps a [`Checker`] instead.
+pub fn check_game(game: &Game, config: &Config, out: &mut Vec<Finding>) -> GameStats {
+    Checker::new(*config).check(game, out)
+}
+
+/// Like [`check_game`], and records every move that replayed (in every
+/// line, in text order) into `played` when given.
+pub fn check_game_recording(
+    game: &Game,
+    config: &Config,
+    out: &mut Vec<Finding>,
+    played: Option<&mut Vec<PlayedMove>>,
+) -> GameStats {
+    Checker::new(*config).check_with(game, out, played)
+}
+
+/// Checks one game and appends its findings (in the order they occur): the state of
+/// one [`Checker::check`], its replay's methods spread over the `replay` modules.
+pub(crate) struct GameChecker<'g> {
+    pub(crate) game: &'g Game,
+    pub(crate) config: Config,
+    /// The language the game is being read in.
+    pub(crate) lang: Lang,
+    pub(crate) out: &'g mut Vec<Finding>,
+    /// Half-moves replayed so far.
+    pub(crate) plies: u64,
+    pub(crate) played: Option<&'g mut Vec<PlayedMove>>,
+    /// The piece letters of the moves replayed so far (see [`GameChecker::replay`]).
+    pub(crate) letters: Letters,
+    /// Two languages read the game legally (see [`GameStats::lang_ambiguous`]).
+    pub(crate) lang_ambiguous: bool,
+    /// The checker's last verdict of the letters: the first guess of the language.
+    pub(crate) verdict: &'g mut LastVerdict,
+    /// The checker's lists, for the replay to reuse.
+    pub(crate) buffers: &'g mut Buffers,
+}
+
+impl GameChecker<'_> {
+    /// A finding of this game at byte `at`, about no move, position or variation:
+    /// the findings about those fill them in.
+    pub(crate) fn finding(&self, code: Code, at: usize, message: String) -> Finding {
+        Finding::in_game(code, self.game, at, message)
+    }
+
+    /// Reports a finding about the whole game (or its tags) at byte `at`.
+    pub(crate) fn game_note(&mut self, code: Code, at: usize, message: String) {
+        self.out.push(self.finding(code, at, message));
+    }
+
+    pub(crate) fn tag_position(&self, name: &str) -> Option<usize> {
+        let game = self.game;
+        game.tags()
+            .iter()
+            .find(|t| game.bytes()[t.name_span()].eq_ignore_ascii_case(name.as_bytes()))
+            .map(|t| game.tokens()[t.token as usize].start as usize)
+    }
+
+    /// Returns whether the movetext was replayed (not for a skipped variant
+    /// or an invalid FEN).
+    fn run(&mut self) -> bool {
+        let game = self.game;
+        if let Some(variant) = game.tag("Variant")
+            && !supported_variant(&variant)
+        {
+            let at = self.tag_position("Variant").unwrap_or(0);
+            self.game_note(
+                Code::UnsupportedVariant,
+                at,
+                format!("variant '{variant}' is not standard chess or chess960: game skipped"),
+            );
+            // Its movetext is not chess as we know it: only how the text was
+            // decoded is worth reporting.
+            for f in game
+                .findings()
+                .iter()
+                .filter(|f| f.kind == FindingKind::Encoding)
+            {
+                self.game_note(Code::Encoding, f.span.start as usize, f.message.to_string());
+            }
+            return false;
+        }
+
+        for f in game.findings() {
+            let code = match f.kind {
+                FindingKind::Encoding => Code::Encoding,
+                FindingKind::Syntax | FindingKind::GameTooLarge => Code::SyntaxError,
+            };
+            self.game_note(code, f.span.start as usize, f.message.to_string());
+        }
+
+        let start = match game.tag("FEN") {
+            None => Position::new(),
+            Some(fen) => match Position::from_fen(&fen, Validation::Strict) {
+                Ok(pos) => pos,
+                Err(e) => {
+                    let at = self.tag_position("FEN").unwrap_or(0);
+                    self.game_note(Code::InvalidFen, at, format!("{e}: '{fen}'"));
+                    return false;
+                }
+            },
+        };
+
+        match self.config.lang {
+            Some(lang) => {
+                self.lang = lang;
+                self.replay(start);
+            }
+            None => self.replay_detecting(start),
+        }
+        true
+    }
+}
+
+/// Variant tag values that mean standard chess or Chess960.
+fn supported_variant(name: &str) -> bool {
+    let n: String = name
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect();
+    matches!(
+        n.as_str(),
+        "" | "standard"
+            | "chess"
+            | "normal"
+            | "fromposition"
+            | "chess960"
+            | "960"
+            | "fischerandom"
+            | "fischerrandom"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A checker moves into the worker thread that owns it, and one checker gives the
+    /// findings of a checker per game, game after game.
+    #[test]
+    fn a_worker_owns_a_checker_and_reuses_it() {
+        let games = [
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O Nf6 5. Re1 (5. d3) 5... b5 *",
+            "1. e4 e5 2. Cf3 Cc6 3. Ab5 a6 4. O-O Cf6 5. Te1 (5. d3 b5) 5... b5 6. Rd2 *",
+            "[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n\n1. Rb1 *",
+            "1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 1-0",
+        ];
+        let config = Config::default();
+        let worker = std::thread::spawn(move || {
+            let mut checker = Checker::new(config);
+            let mut results = Vec::new();
+            for game in games.iter().cycle().take(3 * games.len()) {
+                let (mut out, mut played) = (Vec::new(), Vec::new());
+                let game = Game::from_bytes(*game, Default::default());
+                let stats = checker.check_recording(&game, &mut out, &mut played);
+                results.push((out, played, stats));
+            }
+            results
+        });
+        let results = worker.join().expect("the worker finished");
+        for (game, result) in games.iter().cycle().zip(results) {
+            let (mut out, mut played) = (Vec::new(), Vec::new());
+            let game = Game::from_bytes(*game, Default::default());
+            let stats = check_game_recording(&game, &config, &mut out, Some(&mut played));
+            assert_eq!(result, (out, played, stats));
+        }
+    }
+}

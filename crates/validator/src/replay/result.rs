@@ -1,0 +1,155 @@
+//! How a line of play ends and what result the game records: the end on the board
+//! (mate, stalemate, a dead position, the automatic draws), a move written after it,
+//! and the result checks (tag against marker, result against the final position).
+
+use crate::checker::GameChecker;
+use crate::finding::{Code, Finding};
+use crate::replay::claims::Claims;
+use crate::replay::{Line, Site, State};
+use crate::rules::Rules;
+use planilla_core::{Color, GameEnd, Position};
+use planilla_parser::Token;
+
+/// How, at which ply, after which move and in which position a line's game ended.
+#[derive(Clone)]
+pub(super) struct Ended {
+    pub(super) end: GameEnd,
+    /// 0: the game started ended (a FEN set it up that way).
+    pub(super) ply: u32,
+    /// The ending move with its number (`40. Qh7#`); empty at the start.
+    pub(super) after_move: String,
+    /// The position the game ended in.
+    pub(super) position: Position,
+}
+
+/// The automatic draw under `rules` of a position that occurred `occurrences` times
+/// (this time included) and has no end of its own (see [`Position::game_end`]).
+#[inline]
+pub(super) fn automatic_draw(rules: Rules, pos: &Position, occurrences: u32) -> Option<GameEnd> {
+    if !rules.automatic_draws() {
+        None
+    } else if occurrences >= 5 {
+        Some(GameEnd::FivefoldRepetition)
+    } else if pos.halfmove_clock() >= 150 {
+        Some(GameEnd::SeventyFiveMoves)
+    } else {
+        None
+    }
+}
+
+/// How a finding names a game end.
+fn describe(end: GameEnd) -> &'static str {
+    match end {
+        GameEnd::Checkmate { .. } => "checkmate",
+        GameEnd::Stalemate => "stalemate",
+        GameEnd::InsufficientMaterial => "a dead position (neither side can mate)",
+        GameEnd::FivefoldRepetition => "fivefold repetition (an automatic draw)",
+        GameEnd::SeventyFiveMoves => "the 75-move rule (an automatic draw)",
+    }
+}
+
+/// The only result a game end allows, as PGN writes it.
+fn result_of(end: GameEnd) -> &'static str {
+    match end.winner() {
+        Some(Color::White) => "1-0",
+        Some(Color::Black) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+/// Results as PGN writes them, normalised (`½-½` reads as `1/2-1/2`).
+pub(super) fn normalise_result(text: &str) -> Option<&'static str> {
+    match text.trim() {
+        "1-0" => Some("1-0"),
+        "0-1" => Some("0-1"),
+        "1/2-1/2" | "½-½" | "1/2" => Some("1/2-1/2"),
+        "*" => Some("*"),
+        _ => None,
+    }
+}
+
+impl GameChecker<'_> {
+    /// Reports the first move written after the game ended.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn report_move_after_end(&mut self, ended: &Ended, site: &Site) {
+        let message = if ended.ply == 0 {
+            format!(
+                "the game had already ended in its starting position by {}: no move may follow",
+                describe(ended.end)
+            )
+        } else {
+            format!(
+                "the game had already ended after {} by {} (ply {}): no move may follow",
+                ended.after_move,
+                describe(ended.end),
+                ended.ply
+            )
+        };
+        self.push_at(Code::MoveAfterGameEnd, site, message);
+    }
+
+    /// Checks the main line's result once it is read: the Result tag against the
+    /// result written after the moves, the claims missed, and the result against the
+    /// position the game ended in (`main` after its last move, at `last_ply`).
+    pub(super) fn finish_main_line(
+        &mut self,
+        main: &Line,
+        last_ply: u32,
+        marker: Option<(Token, &'static str)>,
+        claims: Claims,
+    ) {
+        let game = self.game;
+        let tag = game.tag("Result").and_then(|r| normalise_result(&r));
+        let result = marker.map(|(_, r)| r).or(tag);
+        let result_at = marker
+            .map(|(t, _)| t.start as usize)
+            .or_else(|| self.tag_position("Result"))
+            .unwrap_or(0);
+
+        if let (Some((t, m)), Some(tag)) = (marker, tag)
+            && m != tag
+        {
+            let message = format!("the Result tag says {tag} but the movetext ends with {m}");
+            self.game_note(Code::ResultMismatch, t.start as usize, message);
+        }
+        // A Result tag that is no result at all (`1-1`, `draw`, `?`) disagrees with the
+        // movetext's result too: PGN allows only the four.
+        if let Some((t, m)) = marker
+            && tag.is_none()
+            && let Some(written) = game.tag("Result")
+        {
+            let message = format!(
+                "the Result tag '{written}' is no result (1-0, 0-1, 1/2-1/2 or *); the movetext ends with {m}"
+            );
+            self.game_note(Code::ResultMismatch, t.start as usize, message);
+        }
+
+        self.report_missed_claims(result, last_ply, claims);
+
+        let finished = result.is_some_and(|r| r != "*");
+        if main.skipped || !finished {
+            return;
+        }
+        let replayed_to_end = matches!(main.state, State::Live) || main.end_reported;
+        if !replayed_to_end {
+            return;
+        }
+        let Some(result) = result else { return };
+        if let Some(ended) = &main.end
+            && result_of(ended.end) != result
+        {
+            let message = format!(
+                "the result {result} contradicts the final position: {} at ply {} means {}",
+                describe(ended.end),
+                ended.ply,
+                result_of(ended.end)
+            );
+            let finding = Finding {
+                fen: Some(ended.position.fen()),
+                ..self.finding(Code::ResultMismatch, result_at, message)
+            };
+            self.out.push(finding);
+        }
+    }
+}
