@@ -146,7 +146,7 @@ impl San {
     /// A move written plainly (no unusual form, the right marks, no departure square
     /// for a piece) is found canonical without looking at the position, which is the
     /// case for nearly every move; only the others have their disambiguation judged.
-    #[inline]
+    #[inline(always)]
     pub fn notation(&self, before: &Position, m: &Move, deserved: Option<Suffix>) -> Notation {
         if self.is_plainly_canonical(m, deserved) {
             return Notation::default();
@@ -157,7 +157,7 @@ impl San {
     /// Whether the move is written as canonical SAN, decided without looking at the
     /// position when it plainly is: `true` only where [`San::notation_general`] finds it
     /// canonical, so that [`San::notation`] may skip it.
-    #[inline]
+    #[inline(always)]
     pub(super) fn is_plainly_canonical(&self, m: &Move, deserved: Option<Suffix>) -> bool {
         self.forms.is_empty()
             && self.suffix == deserved
@@ -178,7 +178,12 @@ impl San {
 
     /// [`San::notation`] past its fast path.
     #[inline(never)]
-    pub(super) fn notation_general(&self, before: &Position, m: &Move, deserved: Option<Suffix>) -> Notation {
+    pub(super) fn notation_general(
+        &self,
+        before: &Position,
+        m: &Move,
+        deserved: Option<Suffix>,
+    ) -> Notation {
         let mut notation = Notation {
             forms: self.forms,
             ..Notation::default()

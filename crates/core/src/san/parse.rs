@@ -6,24 +6,47 @@ use super::{Forms, Lang, San, SanKind, Suffix};
 use crate::types::{CastlingSide, File, Rank, Role, Square};
 use std::fmt;
 
-/// Why a token is not a SAN move in the given language.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SanParseError {
-    /// What is wrong, in lower case.
-    pub reason: &'static str,
+/// Why a token is not a SAN move in the given language. A small `Copy` value, so that a
+/// parse result comes back in registers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SanParseError {
+    /// Nothing but marks and spaces.
+    Empty,
+    /// A capital letter that names no piece in the language.
+    NotAPieceLetter,
+    /// A promotion piece the language does not name.
+    BadPromotionPiece,
+    /// No file and rank where the destination square belongs.
+    NoDestination,
+    /// A departure file and rank that are no square.
+    BadDeparture,
+    /// Characters SAN has no place for.
+    UnexpectedCharacters,
+    /// A dash without the full departure square before it.
+    DashWithoutDeparture,
+    /// A promotion piece on a piece's move.
+    OnlyPawnPromotes,
+    /// Promotion to a king or a pawn.
+    PromotesToKingOrPawn,
 }
 
 impl fmt::Display for SanParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.reason)
+        f.write_str(match self {
+            SanParseError::Empty => "empty move",
+            SanParseError::NotAPieceLetter => "not a piece letter in this language",
+            SanParseError::BadPromotionPiece => "bad promotion piece",
+            SanParseError::NoDestination => "no destination square",
+            SanParseError::BadDeparture => "bad departure square",
+            SanParseError::UnexpectedCharacters => "unexpected characters in move",
+            SanParseError::DashWithoutDeparture => "'-' must follow a departure square",
+            SanParseError::OnlyPawnPromotes => "only a pawn can promote",
+            SanParseError::PromotesToKingOrPawn => "cannot promote to a king or pawn",
+        })
     }
 }
 
 impl std::error::Error for SanParseError {}
-
-fn parse_err(reason: &'static str) -> SanParseError {
-    SanParseError { reason }
-}
 
 /// Strips ASCII whitespace, NO-BREAK SPACE (UTF-8 and Latin-1) and other
 /// common Unicode spaces from the end.
@@ -82,7 +105,7 @@ impl San {
     /// # Errors
     ///
     /// A [`SanParseError`] when the bytes are not a move in that language.
-    #[inline]
+    #[inline(always)]
     pub fn parse(bytes: &[u8], lang: Lang) -> Result<San, SanParseError> {
         match parse_plain(bytes, lang) {
             Some(san) => Ok(san),
@@ -143,7 +166,7 @@ fn parse_general(bytes: &[u8], lang: Lang) -> Result<San, SanParseError> {
         }
     }
     if s.is_empty() {
-        return Err(parse_err("empty move"));
+        return Err(SanParseError::Empty);
     }
 
     if let Some((side, form)) = parse_castling(s) {
@@ -168,7 +191,7 @@ fn parse_general(bytes: &[u8], lang: Lang) -> Result<San, SanParseError> {
         match s[0] {
             c @ b'A'..=b'Z' => match lang.role_of_letter(c) {
                 Some(role) => (Some(role), &s[1..]),
-                None => return Err(parse_err("not a piece letter in this language")),
+                None => return Err(SanParseError::NotAPieceLetter),
             },
             c @ (b'i'..=b'z') if lang.has_letter(c.to_ascii_uppercase()) => {
                 forms |= Forms::LOWERCASE_PIECE;
@@ -192,7 +215,7 @@ fn parse_general(bytes: &[u8], lang: Lang) -> Result<San, SanParseError> {
         Some(r)
     };
     if let [head @ .., b'(', c, b')'] = rest {
-        promotion = Some(promo_letter(*c, &mut forms).ok_or(parse_err("bad promotion piece"))?);
+        promotion = Some(promo_letter(*c, &mut forms).ok_or(SanParseError::BadPromotionPiece)?);
         forms |= Forms::PROMOTION_OTHER;
         rest = head;
     } else if let [head @ .., b'(', a, b, c, b')'] = rest
@@ -216,7 +239,7 @@ fn parse_general(bytes: &[u8], lang: Lang) -> Result<San, SanParseError> {
     } else if let [head @ .., sep, c] = rest {
         // A letter after the destination's rank digit, '=' or '/'.
         if c.is_ascii_alphabetic() && (sep.is_ascii_digit() || matches!(sep, b'=' | b'/')) {
-            promotion = Some(promo_letter(*c, &mut forms).ok_or(parse_err("bad promotion piece"))?);
+            promotion = Some(promo_letter(*c, &mut forms).ok_or(SanParseError::BadPromotionPiece)?);
             rest = match sep {
                 b'=' => head,
                 b'/' => {
@@ -233,11 +256,11 @@ fn parse_general(bytes: &[u8], lang: Lang) -> Result<San, SanParseError> {
 
     // The destination square.
     let [head @ .., f, r] = rest else {
-        return Err(parse_err("no destination square"));
+        return Err(SanParseError::NoDestination);
     };
     let to = Square::from_coords(
-        File::from_char(*f).ok_or(parse_err("no destination square"))?,
-        Rank::from_char(*r).ok_or(parse_err("no destination square"))?,
+        File::from_char(*f).ok_or(SanParseError::NoDestination)?,
+        Rank::from_char(*r).ok_or(SanParseError::NoDestination)?,
     );
     let mut head = head;
     let mut capture = false;
@@ -268,23 +291,23 @@ fn parse_general(bytes: &[u8], lang: Lang) -> Result<San, SanParseError> {
         [c] if (b'a'..=b'h').contains(c) => (File::from_char(*c), None),
         [c] if (b'1'..=b'8').contains(c) => (None, Rank::from_char(*c)),
         [f, r] => (
-            Some(File::from_char(*f).ok_or(parse_err("bad departure square"))?),
-            Some(Rank::from_char(*r).ok_or(parse_err("bad departure square"))?),
+            Some(File::from_char(*f).ok_or(SanParseError::BadDeparture)?),
+            Some(Rank::from_char(*r).ok_or(SanParseError::BadDeparture)?),
         ),
-        _ => return Err(parse_err("unexpected characters in move")),
+        _ => return Err(SanParseError::UnexpectedCharacters),
     };
     if dash && (file.is_none() || rank.is_none()) {
-        return Err(parse_err("'-' must follow a departure square"));
+        return Err(SanParseError::DashWithoutDeparture);
     }
     if file.is_some() && rank.is_some() && (dash || role.is_none()) {
         forms |= Forms::LONG_ALGEBRAIC;
     }
     let role = role.unwrap_or(Role::Pawn);
     if role != Role::Pawn && promotion.is_some() {
-        return Err(parse_err("only a pawn can promote"));
+        return Err(SanParseError::OnlyPawnPromotes);
     }
     if promotion == Some(Role::King) || promotion == Some(Role::Pawn) {
-        return Err(parse_err("cannot promote to a king or pawn"));
+        return Err(SanParseError::PromotesToKingOrPawn);
     }
     Ok(San {
         kind: SanKind::Normal {
@@ -305,7 +328,7 @@ fn parse_general(bytes: &[u8], lang: Lang) -> Result<San, SanParseError> {
 /// in upper case. Anything else (castling, glyphs, en-passant marks,
 /// long algebraic, figurines, lower-case letters) returns `None` and goes
 /// through the general parser, which gives the same result for these shapes.
-#[inline]
+#[inline(always)]
 fn parse_plain(bytes: &[u8], lang: Lang) -> Option<San> {
     let mut s = bytes;
     let mut suffix = None;

@@ -148,11 +148,13 @@ impl San {
     ///
     /// [`SanError::Illegal`] with the reason, or [`SanError::Ambiguous`]
     /// with every matching move.
-    #[inline]
+    #[inline(always)]
     pub fn resolve(&self, pos: &Position) -> Result<Move, SanError> {
         match self.resolve_quick(pos) {
             Some(m) => Ok(m),
-            None => self.resolve_general(pos),
+            // The error comes boxed so that the result is two registers: a larger one
+            // would be written to memory and read back on every move (measured).
+            None => self.resolve_general(pos).map_err(|e| *e),
         }
     }
 
@@ -160,7 +162,7 @@ impl San {
     /// make an ordinary move to the square), without generating moves;
     /// `None` when the general path must decide (and explain a failure). Its small
     /// result comes back in registers, which matters in a loop over millions of moves.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn resolve_quick(&self, pos: &Position) -> Option<Move> {
         match self.kind {
             SanKind::Normal {
@@ -182,9 +184,10 @@ impl San {
     /// filled in only for the moves that need one (castling, null moves and the quick
     /// cases do not pay for the 2 KB).
     #[inline(never)]
-    pub(super) fn resolve_general(&self, pos: &Position) -> Result<Move, SanError> {
+    pub(super) fn resolve_general(&self, pos: &Position) -> Result<Move, Box<SanError>> {
         let mut slot = None;
         self.resolve_in(pos, || slot.insert(MoveList::new()))
+            .map_err(Box::new)
     }
 
     /// Like [`San::resolve`], reusing a caller-owned move list (language detection
@@ -298,7 +301,7 @@ impl San {
 /// ordinary move, or the king steps to a safe square. Anything else (castling,
 /// en passant, promotions, no or several candidates, double check) returns
 /// `None` and takes the general path, which also explains failures.
-#[inline]
+#[inline(always)]
 fn resolve_direct(
     pos: &Position,
     role: Role,
