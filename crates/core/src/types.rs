@@ -471,7 +471,14 @@ mod tests {
 
     #[test]
     fn square_constants_name_their_squares() {
-        let named = [Square::A1, Square::H1, Square::E4, Square::D5, Square::A8, Square::H8];
+        let named = [
+            Square::A1,
+            Square::H1,
+            Square::E4,
+            Square::D5,
+            Square::A8,
+            Square::H8,
+        ];
         let names: Vec<String> = named.iter().map(Square::to_string).collect();
         assert_eq!(names, ["a1", "h1", "e4", "d5", "a8", "h8"]);
         assert_eq!(Square::new(63), Some(Square::H8));
