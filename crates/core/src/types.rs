@@ -379,18 +379,6 @@ impl Square {
         }
     }
 
-    /// The square mirrored vertically (a1 <-> a8).
-    #[inline]
-    pub const fn flip_vertical(self) -> Square {
-        Square(self.0 ^ 56)
-    }
-
-    /// Whether the square is light (h1 is light).
-    #[inline]
-    pub const fn is_light(self) -> bool {
-        (self.0 / 8 + self.0 % 8) % 2 == 1
-    }
-
     /// Reads a square name such as `e4`.
     pub fn from_ascii(s: &[u8]) -> Option<Square> {
         match s {
