@@ -772,38 +772,7 @@ fn movetext_run(data: &[u8], mut pos: usize, limit: usize, tokens: &mut Vec<Toke
     }
 }
 
+/// Inputs for the property tests that hold each fast path to its full scanner: the bytes
+/// of moves, move numbers and tag pairs, and their neighbours.
 #[cfg(test)]
-mod tests {
-    use super::tags::{is_name_byte, name_hash, quoted_value, tag_pair_fast};
-    use super::*;
-    use nom::IResult;
-    use nom::bytes::complete::{tag, take_while1};
-    use nom::character::complete::char as byte_char;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// The fast paths accept only what the full scanners accept, with the same length.
-        #[test]
-        fn fast_paths_agree_with_full_scanners(s in "[a-hx1-8NBRQKO+#=.() !?a-z0-9\\[\\]\"\\\\-]{0,12}") {
-            let bytes = s.as_bytes();
-            if let Some(len) = san_fast(bytes) {
-                prop_assert_eq!(san_len(bytes, Encoding::Auto), Some(len));
-            }
-            if let Some((parsed, hash)) = tag_pair_fast(bytes) {
-                prop_assert_eq!(hash, name_hash(&bytes[parsed.1.0..parsed.1.1]));
-                let strict: IResult<&[u8], ()> = (|i| {
-                    let (i, _) = byte_char('[')(i)?;
-                    let (i, _) = take_while1(is_name_byte)(i)?;
-                    let (i, _) = tag(&b" \""[..])(i)?;
-                    let (i, _) = quoted_value(i)?;
-                    let (i, _) = tag(&b"\"]"[..])(i)?;
-                    Ok((i, ()))
-                })(bytes);
-                prop_assert_eq!(strict.map(|(rest, ())| bytes.len() - rest.len()).ok(), Some(parsed.0));
-            }
-            if let Some(len) = move_number_fast(bytes) {
-                prop_assert_eq!(digit_token(bytes, Encoding::Auto), (TokenKind::MoveNumber, len));
-            }
-        }
-    }
-}
+const FAST_PATH_INPUTS: &str = "[a-hx1-8NBRQKO+#=.() !?a-z0-9\\[\\]\"\\\\-]{0,12}";

@@ -290,6 +290,8 @@ fn promotion_end(s: &[u8], i: usize, encoding: Encoding) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lexer::FAST_PATH_INPUTS;
+    use proptest::prelude::*;
 
     #[test]
     fn move_body_mask_matches_a_byte_by_byte_check() {
@@ -300,6 +302,17 @@ mod tests {
                 window[position] = byte;
                 let expected = u32::from(naive(byte)) << position;
                 assert_eq!(move_body_mask(&window), expected, "{byte:#x}@{position}");
+            }
+        }
+    }
+
+    proptest! {
+        /// The fast path accepts only what the full scanner accepts, with the same length.
+        #[test]
+        fn san_fast_agrees_with_san_len(s in FAST_PATH_INPUTS) {
+            let bytes = s.as_bytes();
+            if let Some(len) = san_fast(bytes) {
+                prop_assert_eq!(san_len(bytes, Encoding::Auto), Some(len));
             }
         }
     }

@@ -156,3 +156,21 @@ pub(super) fn move_number_fast(s: &[u8]) -> Option<usize> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::FAST_PATH_INPUTS;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The fast path accepts only what the full scanner accepts, with the same length.
+        #[test]
+        fn move_number_fast_agrees_with_digit_token(s in FAST_PATH_INPUTS) {
+            let bytes = s.as_bytes();
+            if let Some(len) = move_number_fast(bytes) {
+                prop_assert_eq!(digit_token(bytes, Encoding::Auto), (TokenKind::MoveNumber, len));
+            }
+        }
+    }
+}

@@ -395,6 +395,8 @@ pub(crate) fn unescape(value: Cow<'_, str>) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lexer::FAST_PATH_INPUTS;
+    use proptest::prelude::*;
 
     #[test]
     fn value_end_finds_what_memchr3_finds() {
@@ -479,5 +481,26 @@ mod tests {
         }
         assert_eq!(EVENT_HASH, name_hash(b"Event"));
         assert_ne!(name_hash(b"Ev"), name_hash(b"Ev\0"));
+    }
+
+    proptest! {
+        /// The fast path accepts only the strict `[Name "value"]` shape, with the same
+        /// length and name hash.
+        #[test]
+        fn tag_pair_fast_agrees_with_the_nom_parser(s in FAST_PATH_INPUTS) {
+            let bytes = s.as_bytes();
+            if let Some((parsed, hash)) = tag_pair_fast(bytes) {
+                prop_assert_eq!(hash, name_hash(&bytes[parsed.1.0..parsed.1.1]));
+                let strict: IResult<&[u8], ()> = (|i| {
+                    let (i, _) = byte_char('[')(i)?;
+                    let (i, _) = take_while1(is_name_byte)(i)?;
+                    let (i, _) = tag(&b" \""[..])(i)?;
+                    let (i, _) = quoted_value(i)?;
+                    let (i, _) = tag(&b"\"]"[..])(i)?;
+                    Ok((i, ()))
+                })(bytes);
+                prop_assert_eq!(strict.map(|(rest, ())| bytes.len() - rest.len()).ok(), Some(parsed.0));
+            }
+        }
     }
 }
