@@ -325,7 +325,7 @@ fn parse_general(bytes: &[u8], lang: Lang) -> Result<San, SanParseError> {
 
 /// The shapes nearly every move has, read without the general machinery:
 /// `[piece][file][rank][x]square[=piece][+|#|++]` in ASCII, piece letters
-/// in upper case. Anything else (castling, glyphs, en-passant marks,
+/// in upper case. Anything else (castling, a move or two a game, glyphs, en-passant marks,
 /// long algebraic, figurines, lower-case letters) returns `None` and goes
 /// through the general parser, which gives the same result for these shapes.
 #[inline(always)]
@@ -347,8 +347,6 @@ fn parse_plain(bytes: &[u8], lang: Lang) -> Option<San> {
         }
         _ => {}
     }
-    // Castling in ASCII (`O-O`, `0-0-0`): the same reading as the general parser's,
-    // which is the one that handles dashes outside ASCII.
     let mut promotion = None;
     if let [rest @ .., b'=', p] = s {
         promotion = Some(
