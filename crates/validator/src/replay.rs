@@ -8,7 +8,7 @@ use planilla_core::detect::{
 };
 use planilla_core::san::{
     CaptureMark, CheckMark, Disambiguation, Forms, Lang, Notation, San, SanError, SanKind,
-    SanParseError, SanPlus, Suffix,
+    SanParseError, Suffix,
 };
 use planilla_core::{Color, Move, MoveKind, MoveList, Position, Square, Validation};
 use planilla_parser::encoding::decode;
@@ -42,7 +42,7 @@ pub struct PlayedMove {
     /// Byte span of the move in the game, an en-passant mark after it included.
     pub span: (u32, u32),
     /// The move's canonical SAN with its check or mate mark; `None` for a null move.
-    pub san: Option<SanPlus>,
+    pub san: Option<San>,
 }
 
 /// How a line of play ended on the board.
@@ -365,16 +365,6 @@ fn occurrences(histories: &[History], at: usize, key: u64) -> u32 {
     n
 }
 
-/// [`San::resolve_with`] with a move list kept per thread (a list is 2 KB to fill; the
-/// general path runs a few times a game, for castling and the rarer shapes).
-#[inline(never)]
-fn resolve_general(san: &San, before: &Position) -> Result<Move, SanError> {
-    thread_local! {
-        static LIST: std::cell::RefCell<MoveList> = std::cell::RefCell::new(MoveList::new());
-    }
-    LIST.with_borrow_mut(|list| san.resolve_with(before, list))
-}
-
 /// The piece letters a game's moves use (variations included), collected while it is
 /// replayed (see [`planilla_core::detect::letters_of`]).
 #[derive(Default)]
@@ -389,7 +379,7 @@ impl Letters {
         self.figurines |= figurines;
     }
 
-    /// The letters of a move [`San::parse_plain`] read from `text`: the piece letter
+    /// The letters of a move [`San::parse`] read from ASCII `text`: the piece letter
     /// first, and the promotion piece after `=` (what `letters_of` finds there).
     #[inline]
     fn add_plain(&mut self, text: &[u8], san: &San) {
@@ -776,7 +766,7 @@ impl GameChecker<'_> {
     /// `None` when none does (the main line then decides, see [`detect`]).
     #[cold]
     fn whole_game_detection(&self, langs: &[Lang]) -> Option<Detection> {
-        let mut complete: Vec<(Lang, Vec<Option<SanPlus>>)> = Vec::new();
+        let mut complete: Vec<(Lang, Vec<Option<San>>)> = Vec::new();
         for &lang in langs {
             let mut out = Vec::new();
             let mut played = Vec::new();
@@ -788,7 +778,7 @@ impl GameChecker<'_> {
             let failed = out
                 .iter()
                 .any(|f| matches!(f.code, Code::IllegalMove | Code::AmbiguousMove));
-            let moves: Vec<Option<SanPlus>> = played.into_iter().map(|p| p.san).collect();
+            let moves: Vec<Option<San>> = played.into_iter().map(|p| p.san).collect();
             if !failed && !complete.iter().any(|(_, m)| *m == moves) {
                 complete.push((lang, moves));
             }
@@ -1104,28 +1094,31 @@ impl GameChecker<'_> {
             path,
         };
 
-        // The fast paths apart from the general ones: their results stay in registers
-        // (a result written field by field and read back whole stalls the processor).
-        let san = match San::parse_plain(text, self.lang) {
-            Some(san) => {
+        // ASCII, the shape of nearly every move, is read from the bytes as written; any
+        // other shape from the decoded text (`O\x96O` in Windows-1252 is `O–O`).
+        let ascii = text.is_ascii();
+        let parsed = if ascii {
+            San::parse(text, self.lang)
+        } else {
+            let decoded = self
+                .game
+                .decoded_bytes(token.start as usize..token.start as usize + text.len());
+            San::parse(&decoded, self.lang)
+        };
+        let san = match parsed {
+            Ok(san) if ascii => {
                 self.letters.add_plain(text, &san);
                 san
             }
-            None => {
+            Ok(san) => {
                 self.letters.add(letters_of(self.game.token_bytes(&token)));
-                // Any other shape is read from the decoded text (`O\x96O` in
-                // Windows-1252 is `O–O`).
-                let decoded = self
-                    .game
-                    .decoded_bytes(token.start as usize..token.start as usize + text.len());
-                match San::parse(&decoded, self.lang) {
-                    Ok(san) => san,
-                    Err(e) => {
-                        self.report_unreadable(&site(), &e);
-                        line.state = State::Stopped { at_last_move: true };
-                        return None;
-                    }
-                }
+                san
+            }
+            Err(e) => {
+                self.letters.add(letters_of(self.game.token_bytes(&token)));
+                self.report_unreadable(&site(), &e);
+                line.state = State::Stopped { at_last_move: true };
+                return None;
             }
         };
 
@@ -1178,17 +1171,14 @@ impl GameChecker<'_> {
             return None;
         }
 
-        let m = match san.resolve_quick(before) {
-            Some(m) => m,
-            None => match resolve_general(&san, before) {
-                Ok(m) => m,
-                Err(e) => {
-                    let (code, message) = self.explain(&site(), &san, e);
-                    self.push_at(code, &site(), message);
-                    line.state = State::Stopped { at_last_move: true };
-                    return None;
-                }
-            },
+        let m = match san.resolve(before) {
+            Ok(m) => m,
+            Err(e) => {
+                let (code, message) = self.explain(&site(), &san, e);
+                self.push_at(code, &site(), message);
+                line.state = State::Stopped { at_last_move: true };
+                return None;
+            }
         };
 
         // The move is made in place: a copy of a freshly written position
@@ -1203,11 +1193,9 @@ impl GameChecker<'_> {
             _ => None,
         };
         self.record(token.start, text.len(), before, Some((&m, deserved)));
-        if !san.is_plainly_canonical(&m, deserved) {
-            let notation = san.notation_given(before, &m, deserved);
-            if !notation.is_canonical() {
-                self.notation_findings(&san, &notation, &m, &site());
-            }
+        let notation = san.notation(before, &m, deserved);
+        if !notation.is_canonical() {
+            self.notation_findings(&san, &notation, &m, &site());
         }
 
         // Book-keeping for repetition: positions before an irreversible move never recur.
@@ -1304,11 +1292,7 @@ impl GameChecker<'_> {
         mv: Option<(&Move, Option<Suffix>)>,
     ) {
         if let Some(played) = self.played.as_deref_mut() {
-            let san = mv.map(|(m, suffix)| {
-                let mut san = San::from_move(before, m);
-                san.suffix = suffix;
-                SanPlus { san }
-            });
+            let san = mv.map(|(m, suffix)| San::from_move(before, m).with_suffix(suffix));
             played.push(PlayedMove {
                 span: (start, start + len as u32),
                 san,
@@ -1495,7 +1479,11 @@ impl GameChecker<'_> {
     fn explain(&mut self, site: &Site, san: &San, error: SanError) -> (Code, String) {
         let pos = site.before;
         let lang = self.lang;
-        let san_of = |m: &Move| SanPlus::from_move(pos, m).to_string_in(lang);
+        let san_of = |m: &Move| {
+            San::from_move(pos, m)
+                .with_suffix(Suffix::deserved(&pos.play(m)))
+                .to_string_in(lang)
+        };
         match error {
             SanError::Ambiguous(candidates) => {
                 let list: Vec<String> = candidates.iter().map(san_of).collect();
@@ -1545,7 +1533,8 @@ impl GameChecker<'_> {
     fn notation_findings(&mut self, san: &San, notation: &Notation, m: &Move, site: &Site) {
         let before = site.before;
         let spanish = self.lang == Lang::Es;
-        let canonical_san = SanPlus::from_move(before, m);
+        let canonical_san =
+            San::from_move(before, m).with_suffix(Suffix::deserved(&before.play(m)));
         let canonical = canonical_san.to_string_in(self.lang);
         let mut found: Vec<(Code, String)> = Vec::new();
         match notation.disambiguation {
@@ -1554,7 +1543,7 @@ impl GameChecker<'_> {
             // them apart (`Nb1d2` where the file is enough).
             Disambiguation::Redundant
                 if matches!(
-                    canonical_san.san.kind,
+                    canonical_san.kind,
                     SanKind::Normal { file, rank, .. } if file.is_some() || rank.is_some()
                 ) =>
             {
