@@ -39,8 +39,7 @@ pub struct ConvertArgs {
 }
 
 fn parse_target(s: &str) -> Result<Lang, String> {
-    Lang::from_code(s)
-        .ok_or_else(|| format!("unknown language '{s}' (en, es, it, pt, fr, de, nl, figurine)"))
+    s.parse::<Lang>().map_err(|e| e.to_string())
 }
 
 /// `convert`'s work on each game.

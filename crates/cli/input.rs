@@ -39,8 +39,7 @@ pub struct InputArgs {
 pub struct LangChoice(pub Option<Lang>);
 
 fn parse_encoding(s: &str) -> Result<Encoding, String> {
-    Encoding::from_name(s)
-        .ok_or_else(|| format!("unknown encoding '{s}' (auto, utf-8, windows-1252, latin-1)"))
+    s.parse::<Encoding>().map_err(|e| e.to_string())
 }
 
 /// Parses `auto` or a language code.
@@ -48,11 +47,9 @@ pub fn parse_lang(s: &str) -> Result<LangChoice, String> {
     if s == "auto" {
         return Ok(LangChoice(None));
     }
-    Lang::from_code(s)
+    s.parse::<Lang>()
         .map(|l| LangChoice(Some(l)))
-        .ok_or_else(|| {
-            format!("unknown language '{s}' (auto, en, es, it, pt, fr, de, nl, figurine)")
-        })
+        .map_err(|_| format!("unknown language '{s}' (auto, en, es, it, pt, fr, de, nl, figurine)"))
 }
 
 /// One input to read: a file or standard input.

@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use planilla_core::san::{Lang, San, SanPlus};
+use planilla_core::san::{Lang, San, Suffix};
 use planilla_core::{Position, Validation};
 
 fn read_back(pos: &Position, validation: Validation) {
@@ -49,7 +49,9 @@ fuzz_target!(|data: &[u8]| {
         assert!(pos.is_legal(m));
         let after = pos.play(m);
         read_back(&after, Validation::Relaxed);
-        let written = SanPlus::from_move(&pos, m).to_string_in(Lang::En);
+        let written = San::from_move(&pos, m)
+            .with_suffix(Suffix::deserved(&after))
+            .to_string_in(Lang::En);
         let back = San::parse(written.as_bytes(), Lang::En)
             .unwrap_or_else(|e| panic!("{written:?} does not parse: {e}"));
         assert_eq!(

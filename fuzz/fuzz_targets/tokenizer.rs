@@ -13,14 +13,14 @@ fuzz_target!(|data: &[u8]| {
         Encoding::Windows1252,
         Encoding::Latin1,
     ] {
-        let mut game = Game::from_bytes(data, encoding);
+        let game = Game::from_bytes(data, encoding);
         planilla_fuzz::check_game(&game);
         let _ = game.has_movetext();
         let _ = game.encoding();
         // Tokenizing again gives the same result.
         let tokens = game.tokens().to_vec();
         let findings = game.findings().to_vec();
-        game.tokenize();
+        let game = Game::from_bytes(game.bytes(), encoding);
         assert_eq!(game.tokens(), &tokens[..]);
         assert_eq!(game.findings(), &findings[..]);
     }

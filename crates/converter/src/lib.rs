@@ -148,7 +148,7 @@ pub fn convert_game(game: &Game, options: &Options) -> Converted {
                 }
                 if let Some(p) = next_played.peek().filter(|p| p.span.0 == token.start) {
                     match &p.san {
-                        Some(san) => san.san.write(options.to, &mut text),
+                        Some(san) => san.write(options.to, &mut text),
                         None => text.push_str("--"),
                     }
                     // The move's span takes in the marks written apart after it

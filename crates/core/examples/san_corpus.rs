@@ -6,13 +6,15 @@
 //! prints each failure and ends with `N passed, N failed`.
 
 use planilla_core::perft::{parse_suite, suite_position};
-use planilla_core::san::{Lang, San, SanPlus};
+use planilla_core::san::{Lang, San, Suffix};
 use planilla_core::{Move, Position};
 
 fn check(pos: &Position, m: &Move, failures: &mut Vec<String>) -> u64 {
     let mut checked = 0;
     for lang in Lang::ALL {
-        let text = SanPlus::from_move(pos, m).to_string_in(lang);
+        let text = San::from_move(pos, m)
+            .with_suffix(Suffix::deserved(&pos.play(m)))
+            .to_string_in(lang);
         let back = San::parse(text.as_bytes(), lang)
             .map_err(|e| e.to_string())
             .and_then(|san| san.resolve(pos).map_err(|e| e.to_string()));

@@ -100,22 +100,10 @@ impl Bitboard {
         self.0 &= !(1 << sq.index());
     }
 
-    /// Toggles `sq`.
-    #[inline]
-    pub fn toggle(&mut self, sq: Square) {
-        self.0 ^= 1 << sq.index();
-    }
-
     /// The set with `sq` toggled.
     #[inline]
     pub const fn with_toggled(self, sq: Square) -> Bitboard {
         Bitboard(self.0 ^ (1 << sq.index()))
-    }
-
-    /// The set seen from the other side (a1 <-> a8).
-    #[inline]
-    pub const fn flip_vertical(self) -> Bitboard {
-        Bitboard(self.0.swap_bytes())
     }
 
     /// The set shifted one rank up (towards rank 8).

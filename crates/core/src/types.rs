@@ -301,24 +301,29 @@ impl Rank {
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
-#[allow(missing_docs)]
-impl Square {
-    pub const A1: Square = Square(0);
-    pub const B1: Square = Square(1);
-    pub const C1: Square = Square(2);
-    pub const D1: Square = Square(3);
-    pub const E1: Square = Square(4);
-    pub const F1: Square = Square(5);
-    pub const G1: Square = Square(6);
-    pub const H1: Square = Square(7);
-    pub const A8: Square = Square(56);
-    pub const B8: Square = Square(57);
-    pub const C8: Square = Square(58);
-    pub const D8: Square = Square(59);
-    pub const E8: Square = Square(60);
-    pub const F8: Square = Square(61);
-    pub const G8: Square = Square(62);
-    pub const H8: Square = Square(63);
+/// Writes the named square constants, each with its index (a1 = 0, …, h8 = 63).
+macro_rules! square_constants {
+    ($($name:ident = $index:literal),* $(,)?) => {
+        /// The 64 squares by name, rank by rank from White's side: `Square::A1` is a1
+        /// (index 0), `Square::H8` is h8 (index 63).
+        impl Square {
+            $(
+                #[doc = concat!("The square ", stringify!($name), " (index ", stringify!($index), ").")]
+                pub const $name: Square = Square($index);
+            )*
+        }
+    };
+}
+
+square_constants! {
+    A1 = 0, B1 = 1, C1 = 2, D1 = 3, E1 = 4, F1 = 5, G1 = 6, H1 = 7,
+    A2 = 8, B2 = 9, C2 = 10, D2 = 11, E2 = 12, F2 = 13, G2 = 14, H2 = 15,
+    A3 = 16, B3 = 17, C3 = 18, D3 = 19, E3 = 20, F3 = 21, G3 = 22, H3 = 23,
+    A4 = 24, B4 = 25, C4 = 26, D4 = 27, E4 = 28, F4 = 29, G4 = 30, H4 = 31,
+    A5 = 32, B5 = 33, C5 = 34, D5 = 35, E5 = 36, F5 = 37, G5 = 38, H5 = 39,
+    A6 = 40, B6 = 41, C6 = 42, D6 = 43, E6 = 44, F6 = 45, G6 = 46, H6 = 47,
+    A7 = 48, B7 = 49, C7 = 50, D7 = 51, E7 = 52, F7 = 53, G7 = 54, H7 = 55,
+    A8 = 56, B8 = 57, C8 = 58, D8 = 59, E8 = 60, F8 = 61, G8 = 62, H8 = 63,
 }
 
 impl Square {
@@ -372,18 +377,6 @@ impl Square {
         } else {
             None
         }
-    }
-
-    /// The square mirrored vertically (a1 <-> a8).
-    #[inline]
-    pub const fn flip_vertical(self) -> Square {
-        Square(self.0 ^ 56)
-    }
-
-    /// Whether the square is light (h1 is light).
-    #[inline]
-    pub const fn is_light(self) -> bool {
-        (self.0 / 8 + self.0 % 8) % 2 == 1
     }
 
     /// Reads a square name such as `e4`.
@@ -457,5 +450,25 @@ impl CastlingSide {
     #[inline]
     pub const fn rook_to(self, color: Color) -> Square {
         Square::from_coords(self.rook_to_file(), color.back_rank())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Square;
+
+    #[test]
+    fn square_constants_name_their_squares() {
+        let named = [
+            Square::A1,
+            Square::H1,
+            Square::E4,
+            Square::D5,
+            Square::A8,
+            Square::H8,
+        ];
+        let names: Vec<String> = named.iter().map(Square::to_string).collect();
+        assert_eq!(names, ["a1", "h1", "e4", "d5", "a8", "h8"]);
+        assert_eq!(Square::new(63), Some(Square::H8));
     }
 }

@@ -2,7 +2,7 @@
 //! what the core makes of it.
 
 use planilla_core::san::{
-    CaptureMark, CheckMark, Disambiguation, Forms, IllegalReason, Lang, San, SanError, SanPlus,
+    CaptureMark, CheckMark, Disambiguation, Forms, IllegalReason, Lang, San, SanError, Suffix,
 };
 use planilla_core::{Position, Role, Square, Validation};
 
@@ -159,7 +159,7 @@ fn notation(fen: &str, lang: Lang, text: &str) -> planilla_core::san::Notation {
     let p = pos(fen);
     let san = San::parse(text.as_bytes(), lang).unwrap();
     let m = san.resolve(&p).unwrap();
-    san.notation(&p, &m, &p.play(&m))
+    san.notation(&p, &m, Suffix::deserved(&p.play(&m)))
 }
 
 #[test]
@@ -240,7 +240,11 @@ fn canonical_output_in_every_language() {
         .unwrap();
     let out: Vec<String> = Lang::ALL
         .iter()
-        .map(|&l| SanPlus::from_move(&p, &m).to_string_in(l))
+        .map(|&l| {
+            San::from_move(&p, &m)
+                .with_suffix(Suffix::deserved(&p.play(&m)))
+                .to_string_in(l)
+        })
         .collect();
     assert_eq!(
         out,
@@ -259,6 +263,25 @@ fn canonical_output_in_every_language() {
     let m = p
         .castle_if_legal(planilla_core::CastlingSide::QueenSide)
         .unwrap();
-    assert_eq!(SanPlus::from_move(&p, &m).to_string_in(Lang::Es), "O-O-O");
+    assert_eq!(
+        San::from_move(&p, &m)
+            .with_suffix(Suffix::deserved(&p.play(&m)))
+            .to_string_in(Lang::Es),
+        "O-O-O"
+    );
     assert_eq!(m.to(), Square::C1);
+}
+
+#[test]
+fn languages_read_and_write_their_codes() {
+    for lang in Lang::ALL {
+        assert_eq!(lang.to_string().parse::<Lang>(), Ok(lang));
+    }
+    // The binary prints this error as it is; `auto` is the binary's choice, no language.
+    for code in ["xx", "auto", "EN"] {
+        assert_eq!(
+            code.parse::<Lang>().unwrap_err().to_string(),
+            format!("unknown language '{code}' (en, es, it, pt, fr, de, nl, figurine)")
+        );
+    }
 }

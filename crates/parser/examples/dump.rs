@@ -16,7 +16,7 @@ fn main() -> io::Result<()> {
     let encoding = match args.iter().position(|a| a == "--encoding") {
         Some(i) => args
             .get(i + 1)
-            .and_then(|n| Encoding::from_name(n))
+            .and_then(|n| n.parse::<Encoding>().ok())
             .unwrap_or_default(),
         None => Encoding::Auto,
     };

@@ -2,6 +2,8 @@
 //! shared by the tokenizer and the location code.
 
 use std::borrow::Cow;
+use std::fmt;
+use std::str::FromStr;
 
 /// How the bytes of a file are decoded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -24,18 +26,6 @@ pub enum Encoding {
 }
 
 impl Encoding {
-    /// Parses the command-line spelling: `auto`, `utf-8`, `windows-1252` or `latin-1`
-    /// (also `utf8`, `cp1252`, `iso-8859-1`; case-insensitive).
-    pub fn from_name(name: &str) -> Option<Encoding> {
-        match name.to_ascii_lowercase().as_str() {
-            "auto" => Some(Encoding::Auto),
-            "utf-8" | "utf8" => Some(Encoding::Utf8),
-            "windows-1252" | "cp1252" | "win-1252" => Some(Encoding::Windows1252),
-            "latin-1" | "latin1" | "iso-8859-1" => Some(Encoding::Latin1),
-            _ => None,
-        }
-    }
-
     /// The command-line spelling.
     pub fn name(self) -> &'static str {
         match self {
@@ -52,27 +42,45 @@ impl Encoding {
     }
 }
 
-/// How one piece of text (a tag value, a comment, a token) is decoded under `Auto`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PieceEncoding {
-    /// Only ASCII bytes.
-    Ascii,
-    /// Valid UTF-8 with non-ASCII characters.
-    Utf8,
-    /// Not valid UTF-8, decoded as Windows-1252 (or as forced).
-    SingleByte,
-}
-
-/// Classifies one piece of bytes.
-pub fn classify(bytes: &[u8]) -> PieceEncoding {
-    if bytes.is_ascii() {
-        PieceEncoding::Ascii
-    } else if std::str::from_utf8(bytes).is_ok() {
-        PieceEncoding::Utf8
-    } else {
-        PieceEncoding::SingleByte
+/// Writes the command-line spelling, as [`Encoding::name`] gives it.
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
+
+/// Reads the command-line spelling: `auto`, `utf-8`, `windows-1252` or `latin-1` (also
+/// `utf8`, `cp1252`, `win-1252`, `latin1`, `iso-8859-1`; case-insensitive).
+impl FromStr for Encoding {
+    type Err = ParseEncodingError;
+
+    fn from_str(name: &str) -> Result<Encoding, ParseEncodingError> {
+        match name.to_ascii_lowercase().as_str() {
+            "auto" => Ok(Encoding::Auto),
+            "utf-8" | "utf8" => Ok(Encoding::Utf8),
+            "windows-1252" | "cp1252" | "win-1252" => Ok(Encoding::Windows1252),
+            "latin-1" | "latin1" | "iso-8859-1" => Ok(Encoding::Latin1),
+            _ => Err(ParseEncodingError(name.to_string())),
+        }
+    }
+}
+
+/// An encoding name [`Encoding`] does not know; it displays as the command line reports
+/// it (`unknown encoding 'x' (auto, utf-8, windows-1252, latin-1)`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseEncodingError(String);
+
+impl fmt::Display for ParseEncodingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown encoding '{}' (auto, utf-8, windows-1252, latin-1)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseEncodingError {}
 
 /// Decodes a piece of text with the rule of `encoding` (see [`Encoding`]): character by
 /// character as the tokenizer reads them, so that the text agrees with the tokens.

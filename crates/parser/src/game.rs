@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Mutex;
 
-use crate::encoding::{self, Encoding, PieceEncoding};
+use crate::encoding::{self, Encoding};
 use crate::finding::{Finding, FindingKind};
 use crate::lexer::{self, LexConfig, Sink};
 use crate::token::{TagSpans, Token, TokenKind};
@@ -136,9 +136,10 @@ impl Game {
             .unwrap_or_else(|e| e.into_inner()) = None;
     }
 
-    /// Tokenizes the game's bytes again, as one game (the reader has done it already):
-    /// fills [`Game::tokens`], [`Game::tags`], [`Game::findings`] and [`Game::encoding`].
-    pub fn tokenize(&mut self) {
+    /// Tokenizes the game's bytes as one game: fills [`Game::tokens`], [`Game::tags`],
+    /// [`Game::findings`] and [`Game::encoding`] (the reader and [`Game::from_bytes`] call
+    /// it; a game they made is tokenized already).
+    pub(crate) fn tokenize(&mut self) {
         // Findings of the reader (a skipped oversized game) come before the tokenizer's.
         self.findings
             .retain(|f| f.kind == FindingKind::GameTooLarge);
@@ -240,7 +241,7 @@ impl Game {
     }
 
     /// The raw bytes of the first tag value with this name (escapes not resolved).
-    pub fn tag_raw(&self, name: &str) -> Option<&[u8]> {
+    fn tag_raw(&self, name: &str) -> Option<&[u8]> {
         let name = name.as_bytes();
         // The lengths first: most names differ in length from the one asked for.
         self.tags
@@ -273,16 +274,6 @@ impl Game {
     /// How the game's text was decoded.
     pub fn encoding(&self) -> GameEncoding {
         self.encoding
-    }
-
-    /// How one piece of the game (a tag value, a comment, a token) is decoded.
-    pub fn piece_encoding(&self, span: Range<usize>) -> PieceEncoding {
-        let bytes = self.bytes.get(span).unwrap_or_default();
-        match self.encoding_choice {
-            Encoding::Auto | Encoding::Utf8 => encoding::classify(bytes),
-            Encoding::Windows1252 | Encoding::Latin1 if bytes.is_ascii() => PieceEncoding::Ascii,
-            Encoding::Windows1252 | Encoding::Latin1 => PieceEncoding::SingleByte,
-        }
     }
 
     /// Decodes a span of the game's bytes with the game's rule: under [`Encoding::Auto`]

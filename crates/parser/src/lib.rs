@@ -64,7 +64,7 @@ pub mod reader;
 mod token;
 mod writer;
 
-pub use encoding::{Encoding, PieceEncoding};
+pub use encoding::{Encoding, ParseEncodingError};
 pub use finding::{Finding, FindingKind};
 pub use game::{AllTokens, DEFAULT_MAX_VARIATION_DEPTH, Game, GameEncoding, Location};
 pub use lexer::MAX_SYNTAX_FINDINGS;

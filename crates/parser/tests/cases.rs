@@ -281,7 +281,24 @@ fn encodings_per_piece_and_forced() {
         damaged.findings()[0].message,
         "text holds U+FFFD replacement characters"
     );
-    assert_eq!(Encoding::from_name("Latin-1"), Some(Encoding::Latin1));
+    assert_eq!("Latin-1".parse::<Encoding>(), Ok(Encoding::Latin1));
+}
+
+#[test]
+fn encodings_read_and_write_their_names() {
+    for encoding in [
+        Encoding::Auto,
+        Encoding::Utf8,
+        Encoding::Windows1252,
+        Encoding::Latin1,
+    ] {
+        assert_eq!(encoding.to_string().parse::<Encoding>(), Ok(encoding));
+    }
+    // The binary prints this error as it is.
+    assert_eq!(
+        "ebcdic".parse::<Encoding>().unwrap_err().to_string(),
+        "unknown encoding 'ebcdic' (auto, utf-8, windows-1252, latin-1)"
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@ use crate::finding::{Code, Finding};
 use crate::replay::{Buffers, Letters};
 use crate::rules::Rules;
 use planilla_core::detect::LastVerdict;
-use planilla_core::san::{Lang, SanPlus};
+use planilla_core::san::{Lang, San};
 use planilla_core::{Position, Validation};
 use planilla_parser::{FindingKind, Game};
 
@@ -37,7 +37,7 @@ pub struct PlayedMove {
     /// Byte span of the move in the game, an en-passant mark after it included.
     pub span: (u32, u32),
     /// The move's canonical SAN with its check or mate mark; `None` for a null move.
-    pub san: Option<SanPlus>,
+    pub san: Option<San>,
 }
 
 /// Checks games one after another, keeping its state between them: a worker owns one

@@ -18,7 +18,7 @@ use crate::checker::{GameChecker, PlayedMove};
 use crate::finding::{Code, Finding};
 use claims::Claims;
 use planilla_core::detect::letters_of;
-use planilla_core::san::{San, SanError, SanPlus, Suffix};
+use planilla_core::san::{San, Suffix};
 use planilla_core::{Color, GameEnd, Move, Position};
 use planilla_parser::{Game, Token, TokenKind};
 use repetition::{History, Restart, occurrences};
@@ -98,14 +98,6 @@ struct Site<'p> {
 /// Whether `token` is a check or mate mark on its own (`+`, `++`, `#`).
 fn is_check_mark(game: &Game, token: &Token) -> bool {
     token.kind == TokenKind::Glyph && matches!(game.token_bytes(token), b"+" | b"++" | b"#")
-}
-
-/// The general path of SAN resolution, for the moves [`San::resolve_quick`] leaves
-/// (castling and the rarer shapes, a few times a game): apart, so that the common path
-/// stays small.
-#[inline(never)]
-fn resolve_general(san: &San, before: &Position) -> Result<Move, SanError> {
-    san.resolve(before)
 }
 
 impl Line {
@@ -428,28 +420,31 @@ impl GameChecker<'_> {
             path,
         };
 
-        // The fast paths apart from the general ones: their results stay in registers
-        // (a result written field by field and read back whole stalls the processor).
-        let san = match San::parse_plain(text, self.lang) {
-            Some(san) => {
+        // ASCII, the shape of nearly every move, is read from the bytes as written; any
+        // other shape from the decoded text (`O\x96O` in Windows-1252 is `O–O`).
+        let ascii = text.is_ascii();
+        let parsed = if ascii {
+            San::parse(text, self.lang)
+        } else {
+            let decoded = self
+                .game
+                .decoded_bytes(token.start as usize..token.start as usize + text.len());
+            San::parse(&decoded, self.lang)
+        };
+        let san = match parsed {
+            Ok(san) if ascii => {
                 self.letters.add_plain(text, &san);
                 san
             }
-            None => {
+            Ok(san) => {
                 self.letters.add(letters_of(self.game.token_bytes(&token)));
-                // Any other shape is read from the decoded text (`O\x96O` in
-                // Windows-1252 is `O–O`).
-                let decoded = self
-                    .game
-                    .decoded_bytes(token.start as usize..token.start as usize + text.len());
-                match San::parse(&decoded, self.lang) {
-                    Ok(san) => san,
-                    Err(e) => {
-                        self.report_unreadable(&site(), &e);
-                        line.state = State::Stopped { at_last_move: true };
-                        return None;
-                    }
-                }
+                san
+            }
+            Err(e) => {
+                self.letters.add(letters_of(self.game.token_bytes(&token)));
+                self.report_unreadable(&site(), &e);
+                line.state = State::Stopped { at_last_move: true };
+                return None;
             }
         };
 
@@ -502,17 +497,14 @@ impl GameChecker<'_> {
             return None;
         }
 
-        let m = match san.resolve_quick(before) {
-            Some(m) => m,
-            None => match resolve_general(&san, before) {
-                Ok(m) => m,
-                Err(e) => {
-                    let (code, message) = self.explain(&site(), &san, e);
-                    self.push_at(code, &site(), message);
-                    line.state = State::Stopped { at_last_move: true };
-                    return None;
-                }
-            },
+        let m = match san.resolve(before) {
+            Ok(m) => m,
+            Err(e) => {
+                let (code, message) = self.explain(&site(), &san, e);
+                self.push_at(code, &site(), message);
+                line.state = State::Stopped { at_last_move: true };
+                return None;
+            }
         };
 
         // The move is made in place: a copy of a freshly written position
@@ -528,11 +520,9 @@ impl GameChecker<'_> {
             _ => None,
         };
         self.record(token.start, text.len(), before, Some((&m, deserved)));
-        if !san.is_plainly_canonical(&m, deserved) {
-            let notation = san.notation_given(before, &m, deserved);
-            if !notation.is_canonical() {
-                self.notation_findings(&san, &notation, &m, &site());
-            }
+        let notation = san.notation(before, &m, deserved);
+        if !notation.is_canonical() {
+            self.notation_findings(&san, &notation, &m, &site());
         }
 
         // Book-keeping for repetition: positions before an irreversible move never recur.
@@ -587,11 +577,7 @@ impl GameChecker<'_> {
         mv: Option<(&Move, Option<Suffix>)>,
     ) {
         if let Some(played) = self.played.as_deref_mut() {
-            let san = mv.map(|(m, suffix)| {
-                let mut san = San::from_move(before, m);
-                san.suffix = suffix;
-                SanPlus { san }
-            });
+            let san = mv.map(|(m, suffix)| San::from_move(before, m).with_suffix(suffix));
             played.push(PlayedMove {
                 span: (start, start + len as u32),
                 san,

@@ -5,7 +5,7 @@
 use crate::checker::GameChecker;
 use crate::finding::Code;
 use crate::replay::Site;
-use planilla_core::san::{San, SanError, SanKind, SanParseError, SanPlus};
+use planilla_core::san::{San, SanError, SanKind, SanParseError, Suffix};
 use planilla_core::{Move, MoveList, Position, Role, Square};
 
 impl GameChecker<'_> {
@@ -29,7 +29,11 @@ impl GameChecker<'_> {
     pub(super) fn explain(&mut self, site: &Site, san: &San, error: SanError) -> (Code, String) {
         let pos = site.before;
         let lang = self.lang;
-        let san_of = |m: &Move| SanPlus::from_move(pos, m).to_string_in(lang);
+        let san_of = |m: &Move| {
+            San::from_move(pos, m)
+                .with_suffix(Suffix::deserved(&pos.play(m)))
+                .to_string_in(lang)
+        };
         match error {
             SanError::Ambiguous(candidates) => {
                 let list: Vec<String> = candidates.iter().map(san_of).collect();

@@ -8,7 +8,7 @@ use planilla_core::Position;
 use planilla_core::detect::{
     Detection, candidates, detect, first_letter, letters_of, same_reading,
 };
-use planilla_core::san::{Lang, San, SanKind, SanPlus};
+use planilla_core::san::{Lang, San, SanKind};
 use planilla_parser::TokenKind;
 use planilla_parser::encoding::decode;
 
@@ -28,7 +28,7 @@ impl Letters {
         self.figurines |= figurines;
     }
 
-    /// The letters of a move [`San::parse_plain`] read from `text`: the piece letter
+    /// The letters of a move [`San::parse`] read from ASCII `text`: the piece letter
     /// first, and the promotion piece after `=` (what `letters_of` finds there).
     #[inline]
     pub(crate) fn add_plain(&mut self, text: &[u8], san: &San) {
@@ -187,7 +187,7 @@ impl GameChecker<'_> {
     /// `None` when none does (the main line then decides, see [`detect`]).
     #[cold]
     fn whole_game_detection(&self, langs: &[Lang]) -> Option<Detection> {
-        let mut complete: Vec<(Lang, Vec<Option<SanPlus>>)> = Vec::new();
+        let mut complete: Vec<(Lang, Vec<Option<San>>)> = Vec::new();
         for &lang in langs {
             let mut out = Vec::new();
             let mut played = Vec::new();
@@ -199,7 +199,7 @@ impl GameChecker<'_> {
             let failed = out
                 .iter()
                 .any(|f| matches!(f.code, Code::IllegalMove | Code::AmbiguousMove));
-            let moves: Vec<Option<SanPlus>> = played.into_iter().map(|p| p.san).collect();
+            let moves: Vec<Option<San>> = played.into_iter().map(|p| p.san).collect();
             if !failed && !complete.iter().any(|(_, m)| *m == moves) {
                 complete.push((lang, moves));
             }

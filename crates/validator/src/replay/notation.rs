@@ -5,7 +5,7 @@ use crate::checker::GameChecker;
 use crate::finding::Code;
 use crate::replay::Site;
 use planilla_core::san::{
-    CaptureMark, CheckMark, Disambiguation, Forms, Lang, Notation, San, SanKind, SanPlus, Suffix,
+    CaptureMark, CheckMark, Disambiguation, Forms, Lang, Notation, San, SanKind, Suffix,
 };
 use planilla_core::{Move, MoveKind};
 
@@ -24,7 +24,8 @@ impl GameChecker<'_> {
     ) {
         let before = site.before;
         let spanish = self.lang == Lang::Es;
-        let canonical_san = SanPlus::from_move(before, m);
+        let canonical_san =
+            San::from_move(before, m).with_suffix(Suffix::deserved(&before.play(m)));
         let canonical = canonical_san.to_string_in(self.lang);
         let mut found: Vec<(Code, String)> = Vec::new();
         match notation.disambiguation {
@@ -33,7 +34,7 @@ impl GameChecker<'_> {
             // them apart (`Nb1d2` where the file is enough).
             Disambiguation::Redundant
                 if matches!(
-                    canonical_san.san.kind,
+                    canonical_san.kind,
                     SanKind::Normal { file, rank, .. } if file.is_some() || rank.is_some()
                 ) =>
             {

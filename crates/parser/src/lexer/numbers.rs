@@ -1,0 +1,176 @@
+//! Tokens that start with a digit (move numbers, results, castling with zeros), NAGs,
+//! `½-½` and evaluation marks.
+
+use super::classes::{is_delimiter_byte, is_mark_char, is_token_end, word_len};
+use super::moves::{castling_len, san_suffix};
+use crate::encoding::{Encoding, char_at};
+use crate::token::TokenKind;
+use nom::bytes::complete::take_while1;
+use nom::character::complete::{char as byte_char, digit1, space0};
+use nom::sequence::preceded;
+use nom::{IResult, Parser};
+
+/// Tokens that start with a digit: results, castling with zeros, move numbers.
+pub(super) fn digit_token(s: &[u8], encoding: Encoding) -> (TokenKind, usize) {
+    // Fast path: `12.` not followed by a spaced ellipsis, or `12...`.
+    let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
+    if s.get(digits) == Some(&b'.') {
+        let dots = s[digits..].iter().take_while(|&&b| b == b'.').count();
+        let end = digits + dots;
+        // A dash after the number, a scoresheet habit (`1.-e4`, `1.- e4`), belongs to it.
+        if s.get(end) == Some(&b'-')
+            && s.get(end + 1)
+                .is_some_and(|&b| b.is_ascii_alphabetic() || b == b' ')
+        {
+            return (TokenKind::MoveNumber, end + 1);
+        }
+        if dots > 1 || s.get(end) != Some(&b' ') || s.get(end + 1) != Some(&b'.') {
+            return (TokenKind::MoveNumber, end);
+        }
+    }
+    for result in [&b"1-0"[..], b"0-1", b"1/2-1/2"] {
+        if s.starts_with(result) && is_result_end(s, result.len()) {
+            return (TokenKind::Result, result.len());
+        }
+    }
+    if let Some(len) = castling_len(s, encoding).and_then(|len| san_suffix(s, len, encoding)) {
+        return (TokenKind::San, len);
+    }
+    match move_number(s) {
+        Ok((rest, ())) => {
+            let len = s.len() - rest.len();
+            let dotted = s[..len].last().is_some_and(|&b| b == b'.');
+            if dotted || is_token_end(s, len, encoding) {
+                (TokenKind::MoveNumber, len)
+            } else if let Some(len) = ellipsis_len(&s[len..], encoding).map(|e| len + e) {
+                (TokenKind::MoveNumber, len)
+            } else {
+                (TokenKind::Unknown, word_len(s, encoding))
+            }
+        }
+        Err(_) => (TokenKind::Unknown, word_len(s, encoding)),
+    }
+}
+
+/// A result must not run on into a word (`1-0-0`, `1/2x`).
+fn is_result_end(s: &[u8], i: usize) -> bool {
+    match s.get(i) {
+        Some(b) => !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'/' | b'.')),
+        None => true,
+    }
+}
+
+/// `12`, `12.`, `12...`, `12 .` (digits, then optional spaces only when dots follow).
+fn move_number(s: &[u8]) -> IResult<&[u8], ()> {
+    let (rest, _) = digit1(s)?;
+    let (after_space, _) = space0(rest)?;
+    let dots = |i| take_while1::<_, _, nom::error::Error<&[u8]>>(|b| b == b'.')(i);
+    match dots(after_space) {
+        Ok((after_dots, _)) => {
+            // `1. ... Ba5`: a spaced ellipsis for Black's move belongs to the number.
+            let (after_space, _) = space0(after_dots)?;
+            match take_while1::<_, _, nom::error::Error<&[u8]>>(|b| b == b'.')(after_space) {
+                Ok((after_more, more)) if more.len() >= 2 => Ok((after_more, ())),
+                _ => Ok((after_dots, ())),
+            }
+        }
+        Err(_) => Ok((rest, ())),
+    }
+}
+
+/// `…` (U+2026, or Windows-1252 byte 0x85) directly after a move number.
+fn ellipsis_len(s: &[u8], encoding: Encoding) -> Option<usize> {
+    match char_at(s, encoding) {
+        Some(('…', len)) => Some(len),
+        _ => None,
+    }
+}
+
+/// `$` followed by digits.
+pub(super) fn nag_len(s: &[u8]) -> Option<usize> {
+    let parsed: IResult<&[u8], &[u8]> = preceded(byte_char('$'), digit1).parse(s);
+    parsed.ok().map(|(rest, _)| s.len() - rest.len())
+}
+
+/// `½-½` with `½` in UTF-8 or as the Windows-1252 / Latin-1 byte 0xBD.
+pub(super) fn half_result_len(s: &[u8], encoding: Encoding) -> Option<usize> {
+    let (first, a) = char_at(s, encoding)?;
+    if first != '½' || s.get(a) != Some(&b'-') {
+        return None;
+    }
+    let (second, b) = char_at(&s[a + 1..], encoding)?;
+    let len = a + 1 + b;
+    (second == '½' && is_result_end(s, len)).then_some(len)
+}
+
+/// Evaluation marks and glyph runs written as a word of their own: `=`, `+=`, `=+`, `+/-`,
+/// `-+`, `±`, `∓`, `∞`, `=/∞`, `‼`… (never `--`, the null move).
+pub(super) fn evaluation_len(s: &[u8], encoding: Encoding) -> Option<usize> {
+    let mut i = 0;
+    while i < s.len() {
+        match s[i] {
+            b'+' | b'-' | b'=' | b'/' => i += 1,
+            0x80..=0xFF => match char_at(&s[i..], encoding) {
+                Some((c, len)) if is_mark_char(c) => i += len,
+                _ => break,
+            },
+            _ => break,
+        }
+    }
+    // Dashes and slashes alone (`-`, `/`, `-/-`) are no evaluation: a stray `-` (`1 - 0`)
+    // is reported, not taken for a glyph; `--` is the null move.
+    if s[..i].iter().all(|&b| b == b'-' || b == b'/') {
+        return None;
+    }
+    let end_ok = match s.get(i) {
+        None => true,
+        Some(&b) if b < 0x80 => is_delimiter_byte(b),
+        Some(_) => is_token_end(s, i, encoding),
+    };
+    end_ok.then_some(i)
+}
+
+/// A move number `12.` or `12...` followed by a space or a move (not `12. ...`, nor
+/// anything [`digit_token`] reads otherwise).
+#[inline(always)]
+pub(super) fn move_number_fast(s: &[u8]) -> Option<usize> {
+    if !s.first()?.is_ascii_digit() {
+        return None;
+    }
+    let mut digits = 1;
+    while digits < 4 && s.get(digits).is_some_and(u8::is_ascii_digit) {
+        digits += 1;
+    }
+    if s.get(digits) != Some(&b'.') {
+        return None;
+    }
+    let dots = if s.get(digits + 1..digits + 3) == Some(b"..") {
+        3
+    } else {
+        1
+    };
+    let end = digits + dots;
+    match s.get(end) {
+        Some(b' ') if s.get(end + 1) != Some(&b'.') => Some(end),
+        Some(b'a'..=b'h' | b'A'..=b'Z') => Some(end),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::FAST_PATH_INPUTS;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The fast path accepts only what the full scanner accepts, with the same length.
+        #[test]
+        fn move_number_fast_agrees_with_digit_token(s in FAST_PATH_INPUTS) {
+            let bytes = s.as_bytes();
+            if let Some(len) = move_number_fast(bytes) {
+                prop_assert_eq!(digit_token(bytes, Encoding::Auto), (TokenKind::MoveNumber, len));
+            }
+        }
+    }
+}
