@@ -10,7 +10,7 @@
 //! - a closed output pipe, a full disk, a directory with a symlink loop and a dangling
 //!   link.
 
-use planilla_converter::{Options, OutputEncoding, convert_game, encode};
+use planilla_converter::{Converter, Options, OutputEncoding, encode};
 use planilla_core::san::{Lang, San};
 use planilla_core::{Position, Validation};
 use planilla_parser::{Encoding, FindingKind, Game, Reader, ReaderBuilder};
@@ -192,7 +192,7 @@ fn convert_property(data: &[u8], name: &str) {
         let mut text = String::new();
         let mut complete = true;
         for game in games {
-            let converted = convert_game(game, &options);
+            let converted = Converter::new(options).convert(game);
             for encoding in [OutputEncoding::Windows1252, OutputEncoding::Latin1] {
                 let mut out = Vec::new();
                 match encode(&converted, game, encoding, &mut out) {
@@ -364,7 +364,7 @@ fn convert_fuzz_findings_are_fixed() {
             to,
             ..Options::default()
         };
-        let converted = convert_game(&after, &options);
+        let converted = Converter::new(options).convert(&after);
         assert!(converted.complete, "{to:?}");
         assert_eq!(converted.unread, 1, "{to:?}");
         assert!(

@@ -1,14 +1,14 @@
 //! `planilla check`: validate games and report findings.
 
 use crate::drive::{Event, Plan, for_each_source};
-use crate::input::{InputArgs, LangChoice, collect_sources, parse_lang, progress_bar, show_games};
+use crate::input::{InputArgs, LangChoice, collect_sources, progress_bar, show_games};
 use crate::output::{Format, Totals, Writer};
 use crate::pipeline::Job;
 use anyhow::Context;
 use clap::Args;
 use planilla_parser::Game;
 use planilla_validator::{
-    Code, Config, Finding, GameStats, Rules, Severity, check_game, internal_error,
+    Checker, Code, Config, Finding, GameStats, Rules, Severity, internal_error,
 };
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -22,13 +22,13 @@ pub struct CheckArgs {
     pub input: InputArgs,
     /// Notation language of the moves: auto (decided per game), en, es, it, pt, fr,
     /// de, nl or figurine.
-    #[arg(long, default_value = "auto", value_parser = parse_lang)]
+    #[arg(long, default_value = "auto")]
     pub lang: LangChoice,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
     /// Edition of the FIDE Laws for draw rules: fide-2023, fide-2009 or fide-2005.
-    #[arg(long, default_value = "fide-2023", value_parser = parse_rules)]
+    #[arg(long, default_value = "fide-2023")]
     pub rules: Rules,
     /// Exit with status 1 when a finding at or above this severity is reported:
     /// error, warning, note or never.
@@ -82,11 +82,6 @@ impl FromStr for Shard {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FailOn(pub Option<Severity>);
 
-fn parse_rules(s: &str) -> Result<Rules, String> {
-    Rules::from_name(s)
-        .ok_or_else(|| format!("unknown rules '{s}' (fide-2023, fide-2009, fide-2005)"))
-}
-
 impl FromStr for FailOn {
     type Err = String;
 
@@ -119,16 +114,18 @@ impl Filter {
     ///
     /// An unknown finding code.
     pub fn new(select: &[String], ignore: &[String]) -> anyhow::Result<Filter> {
+        let codes = |names: &[String]| {
+            names
+                .iter()
+                .map(|name| name.parse::<Code>())
+                .collect::<Result<Vec<Code>, _>>()
+        };
         let selected = if select.is_empty() {
             None
         } else {
-            Some(crate::input::check_names(
-                select,
-                Code::from_name,
-                "finding code",
-            )?)
+            Some(codes(select)?)
         };
-        let ignored = crate::input::check_names(ignore, Code::from_name, "finding code")?;
+        let ignored = codes(ignore)?;
         Ok(Filter { selected, ignored })
     }
 
@@ -154,16 +151,18 @@ struct CheckJob<'a> {
 
 impl Job for CheckJob<'_> {
     type Output = Option<GameReport>;
-    type Worker = ();
+    type Worker = Checker;
 
-    fn worker(&self) {}
+    fn worker(&self) -> Checker {
+        Checker::new(*self.config)
+    }
 
-    fn run(&self, _: &mut (), game: &Game) -> Option<GameReport> {
+    fn run(&self, checker: &mut Checker, game: &Game) -> Option<GameReport> {
         if self.shard.is_some_and(|s| !s.keeps(game.index())) {
             return None;
         }
         let mut findings = Vec::new();
-        let stats = check_game(game, self.config, &mut findings);
+        let stats = checker.check(game, &mut findings);
         Some(GameReport { findings, stats })
     }
 

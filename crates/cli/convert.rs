@@ -1,13 +1,13 @@
 //! `planilla convert`: rewrite move notation in another language.
 
 use crate::drive::{Event, Plan, for_each_source};
-use crate::input::{InputArgs, LangChoice, collect_sources, parse_lang, progress_bar, show_games};
+use crate::input::{InputArgs, LangChoice, collect_sources, progress_bar, show_games};
 use crate::output::{Format, Writer};
 use crate::pipeline::Job;
 use crate::staged::Staged;
 use anyhow::bail;
 use clap::Args;
-use planilla_converter::{Conversion, Options, Outcome, OutputEncoding, convert_and_encode};
+use planilla_converter::{Conversion, Converter, Options, Outcome, OutputEncoding};
 use planilla_core::san::Lang;
 use planilla_parser::Game;
 use planilla_validator::Rules;
@@ -23,10 +23,10 @@ pub struct ConvertArgs {
     pub input: InputArgs,
     /// Language the moves are written in: auto (decided per game), en, es, it, pt,
     /// fr, de, nl or figurine (`--lang` too, as for every command that reads games).
-    #[arg(long, visible_alias = "lang", default_value = "auto", value_parser = parse_lang)]
+    #[arg(long, visible_alias = "lang", default_value = "auto")]
     pub from: LangChoice,
     /// Language to write: en, es, it, pt, fr, de, nl or figurine.
-    #[arg(long, default_value = "en", value_parser = parse_target)]
+    #[arg(long, default_value = "en")]
     pub to: Lang,
     /// Write to this file (through a temporary file renamed into place) instead of
     /// standard output (`-`: standard output).
@@ -38,10 +38,6 @@ pub struct ConvertArgs {
     pub output_encoding: OutputEncoding,
 }
 
-fn parse_target(s: &str) -> Result<Lang, String> {
-    s.parse::<Lang>().map_err(|e| e.to_string())
-}
-
 /// `convert`'s work on each game.
 struct ConvertJob {
     options: Options,
@@ -50,12 +46,14 @@ struct ConvertJob {
 
 impl Job for ConvertJob {
     type Output = Conversion;
-    type Worker = ();
+    type Worker = Converter;
 
-    fn worker(&self) {}
+    fn worker(&self) -> Converter {
+        Converter::new(self.options)
+    }
 
-    fn run(&self, _: &mut (), game: &Game) -> Conversion {
-        convert_and_encode(game, &self.options, self.encoding)
+    fn run(&self, converter: &mut Converter, game: &Game) -> Conversion {
+        converter.convert_and_encode(game, self.encoding)
     }
 
     fn failed(&self, game: &Game, panic: &str) -> Conversion {

@@ -1,7 +1,7 @@
 //! Options and plumbing shared by the subcommands that read games: paths,
 //! directories, standard input, encodings, languages, threads, progress.
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use planilla_core::san::Lang;
@@ -9,6 +9,7 @@ use planilla_parser::Encoding;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -22,7 +23,7 @@ pub struct InputArgs {
     pub paths: Vec<PathBuf>,
     /// Text encoding: auto (UTF-8 where valid, else Windows-1252, decided piece by
     /// piece), utf-8, windows-1252 or latin-1.
-    #[arg(long, default_value = "auto", value_parser = parse_encoding)]
+    #[arg(long, default_value = "auto")]
     pub encoding: Encoding,
     /// Threads that read and check (default: all cores, at most 256); -j1 does all the
     /// work on one thread (a compressed input is decoded on one more). Output is the same
@@ -38,18 +39,18 @@ pub struct InputArgs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LangChoice(pub Option<Lang>);
 
-fn parse_encoding(s: &str) -> Result<Encoding, String> {
-    s.parse::<Encoding>().map_err(|e| e.to_string())
-}
+impl FromStr for LangChoice {
+    type Err = String;
 
-/// Parses `auto` or a language code.
-pub fn parse_lang(s: &str) -> Result<LangChoice, String> {
-    if s == "auto" {
-        return Ok(LangChoice(None));
+    /// Reads `auto` or a language code.
+    fn from_str(s: &str) -> Result<LangChoice, String> {
+        if s == "auto" {
+            return Ok(LangChoice(None));
+        }
+        s.parse::<Lang>().map(|l| LangChoice(Some(l))).map_err(|_| {
+            format!("unknown language '{s}' (auto, en, es, it, pt, fr, de, nl, figurine)")
+        })
     }
-    s.parse::<Lang>()
-        .map(|l| LangChoice(Some(l)))
-        .map_err(|_| format!("unknown language '{s}' (auto, en, es, it, pt, fr, de, nl, figurine)"))
 }
 
 /// One input to read: a file or standard input.
@@ -501,20 +502,4 @@ pub fn progress_bar(total: Option<u64>, quiet: bool) -> ProgressBar {
             bar
         }
     }
-}
-
-/// Fails with a usage error when a list of names holds an unknown one.
-pub fn check_names<T>(
-    names: &[String],
-    parse: impl Fn(&str) -> Option<T>,
-    what: &str,
-) -> anyhow::Result<Vec<T>> {
-    let mut out = Vec::new();
-    for n in names {
-        match parse(n) {
-            Some(v) => out.push(v),
-            None => bail!("unknown {what} '{n}'"),
-        }
-    }
-    Ok(out)
 }

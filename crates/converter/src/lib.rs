@@ -15,12 +15,13 @@
 //! `{(=)}`, which every PGN reader accepts.
 //!
 //! ```
-//! use planilla_converter::{Options, convert_game};
+//! use planilla_converter::{Converter, Options};
 //! use planilla_core::san::Lang;
 //! use planilla_parser::Game;
 //!
 //! let game = Game::from_bytes(&b"1. e4 e5 2. Cf3 Cc6 3. Ab5 a6 4. 0-0 (=) *\n"[..], Default::default());
-//! let out = convert_game(&game, &Options { from: None, to: Lang::En, ..Options::default() });
+//! let mut converter = Converter::new(Options { from: None, to: Lang::En, ..Options::default() });
+//! let out = converter.convert(&game);
 //! assert_eq!(out.text, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O {(=)} *\n");
 //! assert!(out.findings.iter().all(|f| f.severity() != planilla_validator::Severity::Error));
 //! ```
@@ -29,13 +30,13 @@
 
 mod outcome;
 
-pub use outcome::{Conversion, Outcome, convert_and_encode};
+pub use outcome::{Conversion, Outcome};
 
 use planilla_core::Role;
 use planilla_core::detect::by_letters;
 use planilla_core::san::{Lang, San, SanKind};
 use planilla_parser::{Game, Token, TokenKind};
-use planilla_validator::{Code, Config, Finding, PlayedMove, Rules, check_game_recording};
+use planilla_validator::{Checker, Code, Config, Finding, PlayedMove, Rules};
 use std::fmt;
 
 /// What to convert to, and how to read the input.
@@ -88,15 +89,37 @@ pub struct Converted {
     pub origins: Vec<(usize, u32)>,
 }
 
-/// Converts one game.
-pub fn convert_game(game: &Game, options: &Options) -> Converted {
-    let config = Config {
-        rules: options.rules,
-        lang: options.from,
-    };
+/// Converts games one after another. It keeps the replay's state (a [`Checker`]) from
+/// one game to the next, as a worker that converts many games should.
+#[derive(Debug)]
+pub struct Converter {
+    options: Options,
+    checker: Checker,
+}
+
+impl Converter {
+    /// A converter with no game converted yet.
+    pub fn new(options: Options) -> Converter {
+        Converter {
+            options,
+            checker: Checker::new(Config {
+                rules: options.rules,
+                lang: options.from,
+            }),
+        }
+    }
+
+    /// Converts one game.
+    pub fn convert(&mut self, game: &Game) -> Converted {
+        convert_game(&mut self.checker, game, &self.options)
+    }
+}
+
+/// Converts one game, replayed by `checker` (built from `options`).
+fn convert_game(checker: &mut Checker, game: &Game, options: &Options) -> Converted {
     let mut findings = Vec::new();
     let mut played: Vec<PlayedMove> = Vec::new();
-    let stats = check_game_recording(game, &config, &mut findings, Some(&mut played));
+    let stats = checker.check_recording(game, &mut findings, &mut played);
     // A game that was not replayed (an invalid FEN, an unsupported variant) is
     // translated letter by letter, in the language its letters name.
     let from = stats
@@ -191,8 +214,7 @@ pub fn convert_game(game: &Game, options: &Options) -> Converted {
 /// Findings after which the replay did not go on (or never started). A syntax error is
 /// not one of them: the replay reports it and goes on (the rest of the game is still
 /// replayed and converted); `convert` reports it all the same (see
-/// [`convert_and_encode`]). The binary once had a function of the same name that
-/// counted syntax errors in, for what it reported, which made the two disagree.
+/// [`Converter::convert_and_encode`]).
 fn stops_replay(code: Code) -> bool {
     matches!(
         code,
@@ -265,16 +287,6 @@ pub enum OutputEncoding {
 }
 
 impl OutputEncoding {
-    /// Reads the command-line spelling.
-    pub fn from_name(name: &str) -> Option<OutputEncoding> {
-        match name.to_ascii_lowercase().as_str() {
-            "utf-8" | "utf8" => Some(OutputEncoding::Utf8),
-            "windows-1252" | "cp1252" => Some(OutputEncoding::Windows1252),
-            "latin-1" | "latin1" | "iso-8859-1" => Some(OutputEncoding::Latin1),
-            _ => None,
-        }
-    }
-
     /// The command-line spelling.
     pub fn name(self) -> &'static str {
         match self {
@@ -288,14 +300,21 @@ impl OutputEncoding {
 impl std::str::FromStr for OutputEncoding {
     type Err = String;
 
-    /// Reads the command-line spelling (as [`OutputEncoding::from_name`]).
+    /// Reads the command-line spelling ([`OutputEncoding::name`], case aside, or
+    /// `utf8`, `cp1252`, `latin1`, `iso-8859-1`).
     ///
     /// # Errors
     ///
     /// A message naming the spellings accepted, for an unknown name.
     fn from_str(s: &str) -> Result<OutputEncoding, String> {
-        OutputEncoding::from_name(s)
-            .ok_or_else(|| format!("unknown output encoding '{s}' (utf-8, windows-1252, latin-1)"))
+        match s.to_ascii_lowercase().as_str() {
+            "utf-8" | "utf8" => Ok(OutputEncoding::Utf8),
+            "windows-1252" | "cp1252" => Ok(OutputEncoding::Windows1252),
+            "latin-1" | "latin1" | "iso-8859-1" => Ok(OutputEncoding::Latin1),
+            _ => Err(format!(
+                "unknown output encoding '{s}' (utf-8, windows-1252, latin-1)"
+            )),
+        }
     }
 }
 
@@ -419,14 +438,12 @@ mod tests {
 
     fn convert(pgn: &[u8], from: Option<Lang>, to: Lang) -> Converted {
         let game = Game::from_bytes(pgn, Encoding::Auto);
-        convert_game(
-            &game,
-            &Options {
-                from,
-                to,
-                ..Options::default()
-            },
-        )
+        Converter::new(Options {
+            from,
+            to,
+            ..Options::default()
+        })
+        .convert(&game)
     }
 
     #[test]

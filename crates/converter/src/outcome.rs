@@ -1,7 +1,7 @@
 //! What `convert` makes of one game: its text in the output encoding, the findings it
 //! reports, and how far the game was converted.
 
-use crate::{Converted, Options, OutputEncoding, Unencodable, convert_game, encode, stops_replay};
+use crate::{Converted, Converter, OutputEncoding, Unencodable, encode, stops_replay};
 use planilla_parser::Game;
 use planilla_validator::{Code, Finding, Severity, internal_error};
 
@@ -69,39 +69,41 @@ impl Conversion {
     }
 }
 
-/// Converts one game ([`convert_game`]), encodes it, and decides what is reported and
-/// how far it was converted.
-pub fn convert_and_encode(game: &Game, options: &Options, encoding: OutputEncoding) -> Conversion {
-    let converted = convert_game(game, options);
-    let mut bytes = Vec::with_capacity(converted.text.len());
-    let encoded = encode(&converted, game, encoding, &mut bytes).map(|()| bytes);
-    // A move recorded after the game's end that is no move in the language read
-    // keeps its text: the game is not wholly converted, and the finding says where.
-    let unread = converted.unread > 0;
-    // A game two languages read legally was converted from the first: the note
-    // that names both is reported, never a silent guess.
-    let ambiguous = converted.lang_ambiguous;
-    Conversion {
-        bytes: encoded,
-        reported: converted
-            .findings
-            .into_iter()
-            .filter(|f| {
-                // A syntax error does not stop the replay (the text is kept as read),
-                // but the output then holds it: it is reported too.
-                stops_replay(f.code)
-                    || f.code == Code::SyntaxError
-                    || (unread && f.code == Code::MoveAfterGameEnd)
-                    || (ambiguous && f.code == Code::NotationLanguage)
-            })
-            .collect(),
-        outcome: if game.skipped_bytes() > 0 {
-            Outcome::Skipped
-        } else if converted.complete && !unread {
-            Outcome::Converted
-        } else {
-            Outcome::Incomplete
-        },
+impl Converter {
+    /// Converts one game ([`Converter::convert`]), encodes it, and decides what is
+    /// reported and how far it was converted.
+    pub fn convert_and_encode(&mut self, game: &Game, encoding: OutputEncoding) -> Conversion {
+        let converted = self.convert(game);
+        let mut bytes = Vec::with_capacity(converted.text.len());
+        let encoded = encode(&converted, game, encoding, &mut bytes).map(|()| bytes);
+        // A move recorded after the game's end that is no move in the language read
+        // keeps its text: the game is not wholly converted, and the finding says where.
+        let unread = converted.unread > 0;
+        // A game two languages read legally was converted from the first: the note
+        // that names both is reported, never a silent guess.
+        let ambiguous = converted.lang_ambiguous;
+        Conversion {
+            bytes: encoded,
+            reported: converted
+                .findings
+                .into_iter()
+                .filter(|f| {
+                    // A syntax error does not stop the replay (the text is kept as read),
+                    // but the output then holds it: it is reported too.
+                    stops_replay(f.code)
+                        || f.code == Code::SyntaxError
+                        || (unread && f.code == Code::MoveAfterGameEnd)
+                        || (ambiguous && f.code == Code::NotationLanguage)
+                })
+                .collect(),
+            outcome: if game.skipped_bytes() > 0 {
+                Outcome::Skipped
+            } else if converted.complete && !unread {
+                Outcome::Converted
+            } else {
+                Outcome::Incomplete
+            },
+        }
     }
 }
 
@@ -129,6 +131,7 @@ fn unchanged(game: &Game, encoding: OutputEncoding) -> Result<Vec<u8>, Unencodab
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Options;
     use planilla_parser::Encoding;
 
     /// A game planilla failed on is an `internal-error` finding naming the game, and
@@ -184,7 +187,8 @@ mod tests {
     /// `pgn` converted to English in UTF-8, and the codes it reports.
     fn convert(pgn: &[u8]) -> (Conversion, Vec<Code>) {
         let game = Game::from_bytes(pgn, Encoding::Auto);
-        let done = convert_and_encode(&game, &Options::default(), OutputEncoding::Utf8);
+        let done =
+            Converter::new(Options::default()).convert_and_encode(&game, OutputEncoding::Utf8);
         let codes = done.reported.iter().map(|f| f.code).collect();
         (done, codes)
     }

@@ -122,23 +122,6 @@ impl Checker {
     }
 }
 
-/// Checks `game` with a checker of its own, appending findings to `out`. A worker that
-/// checks many games keeps a [`Checker`] instead.
-pub fn check_game(game: &Game, config: &Config, out: &mut Vec<Finding>) -> GameStats {
-    Checker::new(*config).check(game, out)
-}
-
-/// Like [`check_game`], and records every move that replayed (in every
-/// line, in text order) into `played` when given.
-pub fn check_game_recording(
-    game: &Game,
-    config: &Config,
-    out: &mut Vec<Finding>,
-    played: Option<&mut Vec<PlayedMove>>,
-) -> GameStats {
-    Checker::new(*config).check_with(game, out, played)
-}
-
 /// Checks one game and appends its findings (in the order they occur): the state of
 /// one [`Checker::check`], its replay's methods spread over the `replay` modules.
 pub(crate) struct GameChecker<'g> {
@@ -286,7 +269,7 @@ mod tests {
         for (game, result) in games.iter().cycle().zip(results) {
             let (mut out, mut played) = (Vec::new(), Vec::new());
             let game = Game::from_bytes(*game, Default::default());
-            let stats = check_game_recording(&game, &config, &mut out, Some(&mut played));
+            let stats = Checker::new(config).check_recording(&game, &mut out, &mut played);
             assert_eq!(result, (out, played, stats));
         }
     }

@@ -91,13 +91,6 @@ codes! {
     NotationLanguage = "notation-language", Note;
 }
 
-impl Code {
-    /// Reads a code as written on the command line.
-    pub fn from_name(name: &str) -> Option<Code> {
-        Code::ALL.iter().copied().find(|c| c.as_str() == name)
-    }
-}
-
 impl fmt::Display for Code {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -113,7 +106,11 @@ impl FromStr for Code {
     ///
     /// [`UnknownCode`] for any other text.
     fn from_str(name: &str) -> Result<Code, UnknownCode> {
-        Code::from_name(name).ok_or_else(|| UnknownCode(name.to_string()))
+        Code::ALL
+            .iter()
+            .copied()
+            .find(|c| c.as_str() == name)
+            .ok_or_else(|| UnknownCode(name.to_string()))
     }
 }
 

@@ -3,7 +3,7 @@
 //! command-line contract.
 //!
 //! A [`Checker`] checks one game after another, keeping what the next game can
-//! use: a worker owns one and reuses it. [`check_game`] checks a single game.
+//! use: a worker owns one and reuses it.
 //!
 //! ```
 //! use planilla_parser::Game;
@@ -27,7 +27,7 @@ mod finding;
 mod replay;
 mod rules;
 
-pub use checker::{Checker, Config, GameStats, PlayedMove, check_game, check_game_recording};
+pub use checker::{Checker, Config, GameStats, PlayedMove};
 pub use finding::{Code, Finding, Severity, UnknownCode};
 pub use rules::{Rules, UnknownRules};
 

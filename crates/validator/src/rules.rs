@@ -31,11 +31,6 @@ impl Rules {
         }
     }
 
-    /// Reads a name as [`Rules::name`] writes it.
-    pub fn from_name(name: &str) -> Option<Rules> {
-        Rules::ALL.into_iter().find(|r| r.name() == name)
-    }
-
     /// Whether fivefold repetition and 75 moves end the game by themselves.
     pub const fn automatic_draws(self) -> bool {
         matches!(self, Rules::Fide2023)
@@ -67,7 +62,10 @@ impl FromStr for Rules {
     ///
     /// [`UnknownRules`] for any other text; its message lists the names.
     fn from_str(name: &str) -> Result<Rules, UnknownRules> {
-        Rules::from_name(name).ok_or_else(|| UnknownRules(name.to_string()))
+        Rules::ALL
+            .into_iter()
+            .find(|r| r.name() == name)
+            .ok_or_else(|| UnknownRules(name.to_string()))
     }
 }
 
