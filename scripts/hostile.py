@@ -5,7 +5,7 @@ in the size, still reports every good game before and after the damage, and name
 place of the damage.
 
 Usage (from the repository root):
-    scripts/hostile [--quick] [--skip CASE ...] [CASE ...]
+    scripts/hostile.py [--quick] [--skip CASE ...] [CASE ...]
 
     CASE         run only these cases (default: all; --list prints them)
     --quick      sizes divided by 10 (for a fast look; the full sizes are the test)
@@ -26,6 +26,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -112,9 +113,9 @@ def capped(preexec):
     return pre
 
 
-def run(args, stdin=None, timeout=60, stdout=None, preexec=None, input_bytes=None):
-    """Runs planilla with `args` (its address space capped at MEMORY_CAP); returns exit
-    status, output, peak memory and time."""
+def run(args, stdin=None, timeout=60, stdout=None, preexec=None, input_bytes=None, binary=None):
+    """Runs planilla (BIN, or `binary`) with `args` (its address space capped at
+    MEMORY_CAP); returns exit status, output, peak memory and time."""
     out_path = os.path.join(OUT, ".out")
     err_path = os.path.join(OUT, ".err")
     out_file = stdout if stdout is not None else open(out_path, "wb")
@@ -122,7 +123,7 @@ def run(args, stdin=None, timeout=60, stdout=None, preexec=None, input_bytes=Non
     stdin_arg = subprocess.PIPE if input_bytes is not None else stdin
     start = time.monotonic()
     proc = subprocess.Popen(
-        [BIN] + args, stdin=stdin_arg, stdout=out_file, stderr=err_file, preexec_fn=capped(preexec)
+        [binary or BIN] + args, stdin=stdin_arg, stdout=out_file, stderr=err_file, preexec_fn=capped(preexec)
     )
     if input_bytes is not None:
 
@@ -665,27 +666,49 @@ def as_nobody():
 
 @case("directory", "unreadable files, symlink loops, a dangling link, a FIFO named .pgn")
 def directory(c):
-    d = os.path.join(OUT, "tree")
-    shutil.rmtree(d, ignore_errors=True)
+    # As root the run drops to `nobody`, for whom a mode-000 file is unreadable. `nobody`
+    # must reach the binary and the tree, and the clone may sit in a directory only its
+    # owner can enter (root's home, a `mktemp -d`): both go to a directory of their own
+    # under the system's temporary directory, open to all.
+    public = tempfile.mkdtemp(prefix="planilla-hostile-")
+    try:
+        os.chmod(public, 0o755)
+        binary = os.path.join(public, "planilla")
+        shutil.copy2(BIN, binary)
+        os.chmod(binary, 0o755)
+        directory_in(c, public, binary)
+    finally:
+        # The closed directory must be open again before it can be removed.
+        os.chmod(os.path.join(public, "tree", "closed"), 0o755)
+        shutil.rmtree(public, ignore_errors=True)
+
+
+def directory_in(c, public, binary):
+    d = os.path.join(public, "tree")
     os.makedirs(os.path.join(d, "sub", "deeper"))
-    write("tree/a.pgn", good(1) + good(2))
-    write("tree/sub/b.pgn", good(1))
-    write("tree/sub/deeper/c.pgn", good(1))
-    write("tree/secret.pgn", good(1))
+    for name, text in [
+        ("a.pgn", good(1) + good(2)),
+        ("sub/b.pgn", good(1)),
+        ("sub/deeper/c.pgn", good(1)),
+        ("secret.pgn", good(1)),
+    ]:
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
     os.chmod(os.path.join(d, "secret.pgn"), 0)
     os.makedirs(os.path.join(d, "closed"))
-    write("tree/closed/d.pgn", good(1))
+    with open(os.path.join(d, "closed", "d.pgn"), "w") as f:
+        f.write(good(1))
     os.chmod(os.path.join(d, "closed"), 0)
     os.symlink("..", os.path.join(d, "sub", "loop"))
     os.symlink(".", os.path.join(d, "sub", "deeper", "self"))
     os.symlink("nowhere.pgn", os.path.join(d, "dangling.pgn"))
     os.symlink("ping.pgn", os.path.join(d, "pong.pgn"))
     os.symlink("pong.pgn", os.path.join(d, "ping.pgn"))
-    for p in [OUT, d] + [os.path.join(dp, n) for dp, ds, fs in os.walk(d) for n in ds + fs]:
+    for p in [d] + [os.path.join(dp, n) for dp, ds, fs in os.walk(d) for n in ds + fs]:
         if not os.path.islink(p) and p not in (os.path.join(d, "secret.pgn"), os.path.join(d, "closed")):
             os.chmod(p, 0o755 if os.path.isdir(p) else 0o644)
     pre = as_nobody if os.geteuid() == 0 else None
-    r = run(["check", "--format", "jsonl", "-q", d], preexec=pre, timeout=30)
+    r = run(["check", "--format", "jsonl", "-q", d], preexec=pre, timeout=30, binary=binary)
     if c.sane(r, "tree", codes=(2,)):
         c.games(r, "tree", 4)
         for name in ("secret.pgn", "closed", "dangling.pgn", "ping.pgn"):
@@ -695,7 +718,7 @@ def directory(c):
     # directory it is named and skipped; named on the command line it is read.
     fifo = os.path.join(d, "sub", "fifo.pgn")
     os.mkfifo(fifo)
-    r = run(["check", "--format", "jsonl", "-q", d], preexec=pre, timeout=20)
+    r = run(["check", "--format", "jsonl", "-q", d], preexec=pre, timeout=20, binary=binary)
     if c.sane(r, "tree with a FIFO", codes=(2,)):
         c.games(r, "tree with a FIFO", 4)
         if "fifo.pgn: skipped: a FIFO" not in r.err:
@@ -953,11 +976,11 @@ def main():
             print(f"{name:20} {description}")
         return 0
     if not os.path.isdir(os.path.join(ROOT, "crates", "parser")):
-        print("scripts/hostile: run from the repository root", file=sys.stderr)
+        print("scripts/hostile.py: run from the repository root", file=sys.stderr)
         return 2
     unknown = [n for n in names + sorted(skipped) if n not in {c[0] for c in CASES}]
     if unknown:
-        print(f"scripts/hostile: unknown case {', '.join(unknown)} (--list)", file=sys.stderr)
+        print(f"scripts/hostile.py: unknown case {', '.join(unknown)} (--list)", file=sys.stderr)
         return 2
     os.makedirs(OUT, exist_ok=True)
     BIN = build()
