@@ -10,7 +10,7 @@
 //! - a closed output pipe, a full disk, a directory with a symlink loop and a dangling
 //!   link.
 
-use planilla_converter::{Options, OutputEncoding, convert_game, encode};
+use planilla_converter::{Options, convert_game};
 use planilla_core::san::{Lang, San};
 use planilla_core::{Position, Validation};
 use planilla_parser::{Encoding, FindingKind, Game, Reader, ReaderBuilder};
@@ -138,8 +138,9 @@ fn assert_clean(findings: &[Value], games: &[u64]) {
     }
 }
 
-/// Reads every game, checking what the reader promises: games are contiguous, tokens
-/// tile each game, findings lie inside it. Returns the number of games.
+/// Reads every game, checking what the reader promises: games are contiguous, and each
+/// game keeps the promises of `planilla_testkit::check_game` (tokens tile it, findings
+/// lie inside it). Returns the number of games.
 fn read_all(data: &[u8], builder: ReaderBuilder) -> u64 {
     let mut reader = builder.build(data);
     let mut game = Game::new();
@@ -152,75 +153,10 @@ fn read_all(data: &[u8], builder: ReaderBuilder) -> u64 {
         assert_eq!(game.offset(), at, "games must be contiguous");
         let kept = game.bytes();
         assert_eq!(&data[at as usize..at as usize + kept.len()], kept);
-        let mut end = 0;
-        for token in game.all_tokens() {
-            assert_eq!(token.start, end, "tokens must tile the game");
-            end = token.end;
-        }
-        assert_eq!(end as usize, kept.len());
-        for f in game.findings() {
-            assert!(f.span.end as usize <= kept.len(), "{f:?}");
-            game.location(f.span.start as usize);
-        }
+        planilla_testkit::check_game(&game);
         at += game.len_in_file();
     }
     reader.games_read()
-}
-
-/// What the `convert` fuzz target asserts, on one of its inputs (the first byte chooses
-/// the target language): every game is written in every output encoding or the
-/// character it cannot hold is named, games in = games out, and through the target
-/// language and back gives what straight to English gives.
-fn convert_property(data: &[u8], name: &str) {
-    let [selector, input @ ..] = data else { return };
-    let to = Lang::ALL[*selector as usize % Lang::ALL.len()];
-    let read = |bytes: &[u8]| {
-        let mut reader = Reader::new(bytes);
-        let mut games = Vec::new();
-        let mut game = Game::new();
-        while reader.read_game(&mut game).unwrap() {
-            games.push(game.clone());
-        }
-        games
-    };
-    let convert_all = |games: &[Game], from: Option<Lang>, to: Lang| {
-        let options = Options {
-            from,
-            to,
-            ..Options::default()
-        };
-        let mut text = String::new();
-        let mut complete = true;
-        for game in games {
-            let converted = convert_game(game, &options);
-            for encoding in [OutputEncoding::Windows1252, OutputEncoding::Latin1] {
-                let mut out = Vec::new();
-                match encode(&converted, game, encoding, &mut out) {
-                    Ok(()) => assert!(
-                        converted.text.is_empty() || !out.is_empty(),
-                        "{name}: {encoding:?} wrote a game as nothing"
-                    ),
-                    Err(e) => assert!(converted.text.contains(e.character), "{name}: {e}"),
-                }
-            }
-            complete &= converted.complete && converted.unread == 0;
-            text.push_str(&converted.text);
-        }
-        (text, complete)
-    };
-    let games = read(input);
-    let (english, complete) = convert_all(&games, None, Lang::En);
-    let (target, _) = convert_all(&games, None, to);
-    let games_out = read(target.as_bytes());
-    assert_eq!(
-        games_out.len(),
-        games.len(),
-        "{name} ({to:?}): games in = games out"
-    );
-    if complete {
-        let (back, _) = convert_all(&games_out, Some(to), Lang::En);
-        assert_eq!(back, english, "{name}: {to:?} and back");
-    }
 }
 
 /// Crash inputs the fuzzers found are kept here by target, and known to work now.
@@ -279,7 +215,8 @@ fn fuzz_regressions_replay() {
             assert_eq!(games_out, games, "{name}: games in = games out");
         }
         if name.starts_with("convert/") {
-            convert_property(&data, &name);
+            // What the convert fuzz target asserts, on one of its inputs.
+            planilla_testkit::convert_round_trip(&data, &name);
         }
     }
     assert!(files.len() >= 3, "the regression files are found");
