@@ -1,5 +1,5 @@
 //! Hostile and broken input, the small and fast cases (the large ones, with memory and
-//! time measured, are in `scripts/hostile`):
+//! time measured, are in `scripts/hostile.py`):
 //!
 //! - every crash input the fuzzers found (`corpora/fuzz-regressions/TARGET/*`) replayed
 //!   through the reader, SAN and FEN parsing, `planilla check` and `planilla convert`;
@@ -10,59 +10,17 @@
 //! - a closed output pipe, a full disk, a directory with a symlink loop and a dangling
 //!   link.
 
+mod util;
+
 use planilla_converter::{Options, convert_game};
 use planilla_core::san::{Lang, San};
 use planilla_core::{Position, Validation};
 use planilla_parser::{Encoding, FindingKind, Game, Reader, ReaderBuilder};
 use serde_json::Value;
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn command() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_planilla"));
-    command.current_dir(root()).env_remove("CI");
-    command
-}
-
-fn planilla(args: &[&str]) -> Output {
-    command()
-        .args(args)
-        .output()
-        .expect("the planilla binary runs")
-}
-
-fn planilla_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = command()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the planilla binary runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    out
-}
-
-/// A directory of its own for a test, empty.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("hostile")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use util::{Dir, command, planilla, planilla_stdin, root};
 
 /// A game with no finding at all (7 lines, the last one blank).
 fn good(i: usize) -> String {
@@ -173,7 +131,8 @@ fn fuzz_regressions_replay() {
         }
     }
     files.sort();
-    let scratch = scratch("fuzz-regressions");
+    let scratch = Dir::new("fuzz-regressions");
+    let scratch = scratch.path();
     for path in &files {
         let name = path.strip_prefix(&dir).unwrap().display().to_string();
         let data = std::fs::read(path).unwrap();
@@ -572,7 +531,8 @@ fn illegal_games(n: usize) -> String {
 
 #[test]
 fn a_closed_pipe_ends_the_run_quietly() {
-    let dir = scratch("closed-pipe");
+    let dir = Dir::new("closed-pipe");
+    let dir = dir.path();
     let illegal = dir.join("illegal.pgn");
     std::fs::write(&illegal, illegal_games(20_000)).unwrap();
     let legal = dir.join("legal.pgn");
@@ -614,7 +574,8 @@ fn a_full_disk_is_exit_status_2_with_a_message() {
     let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
         return; // not Linux
     };
-    let dir = scratch("disk-full");
+    let dir = Dir::new("disk-full");
+    let dir = dir.path();
     let path = dir.join("illegal.pgn");
     std::fs::write(&path, illegal_games(2_000)).unwrap();
     for args in [&["check"][..], &["convert"][..]] {
@@ -636,7 +597,8 @@ fn a_full_disk_is_exit_status_2_with_a_message() {
 #[cfg(unix)]
 #[test]
 fn a_directory_with_a_symlink_loop_and_a_dangling_link() {
-    let dir = scratch("tree");
+    let dir = Dir::new("tree");
+    let dir = dir.path();
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("a.pgn"), good(1)).unwrap();
     std::fs::write(dir.join("sub/b.pgn"), format!("{}{}", good(1), good(2))).unwrap();
@@ -750,7 +712,8 @@ fn summary_of(stdout: &[u8]) -> Value {
 #[test]
 fn a_compressed_file_cut_short_reads_as_the_text_before_the_cut() {
     use flate2::{Compression, read::MultiGzDecoder, write::GzEncoder};
-    let dir = scratch("compressed-cut");
+    let dir = Dir::new("compressed-cut");
+    let dir = dir.path();
     let text: String = (1..=3000).map(good).collect();
     let mut gz = GzEncoder::new(Vec::new(), Compression::default());
     gz.write_all(text.as_bytes()).unwrap();
@@ -806,7 +769,7 @@ fn a_compressed_file_cut_short_reads_as_the_text_before_the_cut() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("out.pgn: not written"), "{stderr}");
     assert_eq!(std::fs::read(&dest).unwrap(), b"old contents");
-    let mut left: Vec<_> = std::fs::read_dir(&dir)
+    let mut left: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
@@ -839,7 +802,8 @@ fn wait_for(child: &mut std::process::Child, secs: u64, what: &str) -> std::proc
 #[cfg(unix)]
 #[test]
 fn a_fifo_in_a_directory_is_skipped_and_read_when_named() {
-    let dir = scratch("fifo");
+    let dir = Dir::new("fifo");
+    let dir = dir.path();
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("a.pgn"), good(1)).unwrap();
     let fifo = dir.join("sub/fifo.pgn");
@@ -856,7 +820,7 @@ fn a_fifo_in_a_directory_is_skipped_and_read_when_named() {
             .spawn()
             .unwrap()
     };
-    let mut child = check(&dir);
+    let mut child = check(dir);
     let status = wait_for(&mut child, 30, "a directory with a FIFO");
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -893,7 +857,8 @@ fn a_fifo_in_a_directory_is_skipped_and_read_when_named() {
 #[test]
 fn an_interrupted_convert_leaves_no_temporary_file() {
     use std::os::unix::process::ExitStatusExt;
-    let dir = scratch("interrupted");
+    let dir = Dir::new("interrupted");
+    let dir = dir.path();
     let dest = dir.join("out.pgn");
     for (name, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
         std::fs::write(&dest, "old contents").unwrap();
@@ -931,7 +896,7 @@ fn an_interrupted_convert_leaves_no_temporary_file() {
         assert_eq!(status.signal(), Some(number), "SIG{name}: {status:?}");
         assert!(!temp.exists(), "SIG{name}: the temporary file was left");
         assert_eq!(std::fs::read(&dest).unwrap(), b"old contents", "SIG{name}");
-        let mut left: Vec<_> = std::fs::read_dir(&dir)
+        let mut left: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
@@ -984,7 +949,8 @@ fn a_file_cut_in_a_tag_keeps_the_next_game_apart() {
 #[test]
 fn compressed_data_under_a_plain_name_is_decoded() {
     use flate2::{Compression, write::GzEncoder};
-    let dir = scratch("compressed-plain-name");
+    let dir = Dir::new("compressed-plain-name");
+    let dir = dir.path();
     let text: String = (1..=3).map(good).collect();
     let mut gz = GzEncoder::new(Vec::new(), Compression::default());
     gz.write_all(text.as_bytes()).unwrap();

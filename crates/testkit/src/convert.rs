@@ -94,9 +94,8 @@ fn convert_all(
                     assert!(converted.text.contains(e.character), "{what}: {e}");
                     let held = match encoding {
                         OutputEncoding::Latin1 => (e.character as u32) < 0x100,
-                        _ => (0..=255u8).any(|b| {
-                            decode(&[b], Encoding::Windows1252).starts_with(e.character)
-                        }),
+                        _ => (0..=255u8)
+                            .any(|b| decode(&[b], Encoding::Windows1252).starts_with(e.character)),
                     };
                     assert!(!held, "{what}: {encoding:?} can hold {e}");
                 }
