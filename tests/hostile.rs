@@ -1,5 +1,5 @@
-//! Hostile and broken input, the small and fast cases (the large ones, with memory and
-//! time measured, are in `scripts/hostile.py`):
+//! Hostile and broken input, the small and fast cases (the full-size ones, with memory and
+//! time measured, are `tests/hostile_full`, run by `.ci/run` with `--ignored`):
 //!
 //! - every crash input the fuzzers found (`corpora/fuzz-regressions/TARGET/*`) replayed
 //!   through the reader, SAN and FEN parsing, `planilla check` and `planilla convert`;
@@ -20,81 +20,10 @@ use serde_json::Value;
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+use util::hostile::{
+    assert_clean, assert_finding, check_bytes, good, illegal_games, place, report,
+};
 use util::{Dir, command, planilla, planilla_stdin, root};
-
-/// A game with no finding at all (7 lines, the last one blank).
-fn good(i: usize) -> String {
-    format!(
-        "[Event \"good {i}\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
-         1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
-    )
-}
-
-/// 1-based line and column of byte `at` (ASCII text).
-fn place(data: &[u8], at: usize) -> (u64, u64) {
-    let before = &data[..at];
-    let line = before.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
-    let start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    (line, (at - start) as u64 + 1)
-}
-
-/// The findings and the summary of a `--format jsonl` run, after the promises every run
-/// keeps: no panic, exit status 0 or 1, every line JSON.
-fn report(out: &Output, what: &str) -> (Vec<Value>, Value) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "{what}: {stderr}");
-    assert!(
-        matches!(out.status.code(), Some(0 | 1)),
-        "{what}: exit status {:?}: {stderr}",
-        out.status
-    );
-    let mut findings = Vec::new();
-    let mut summary = Value::Null;
-    for line in out.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-        let value: Value = serde_json::from_slice(line).unwrap_or_else(|e| {
-            panic!("{what}: not JSON ({e}): {}", String::from_utf8_lossy(line))
-        });
-        match value["type"].as_str() {
-            Some("finding") => findings.push(value),
-            Some("summary") => summary = value,
-            _ => panic!("{what}: unexpected line {value}"),
-        }
-    }
-    (findings, summary)
-}
-
-fn check_bytes(data: &[u8], what: &str) -> (Vec<Value>, Value) {
-    let out = planilla_stdin(&["check", "--format", "jsonl", "-"], data);
-    report(&out, what)
-}
-
-/// Asserts a finding of `code` in `game` at `(line, column)` whose message holds `text`.
-fn assert_finding(findings: &[Value], game: u64, code: &str, at: (u64, u64), text: &str) {
-    let found = findings.iter().any(|f| {
-        f["game"] == game
-            && f["code"] == code
-            && (f["line"].as_u64(), f["column"].as_u64()) == (Some(at.0), Some(at.1))
-            && f["message"].as_str().is_some_and(|m| m.contains(text))
-    });
-    assert!(
-        found,
-        "no {code} '{text}' in game {game} at {}:{}; findings: {findings:#?}",
-        at.0, at.1
-    );
-}
-
-fn assert_clean(findings: &[Value], games: &[u64]) {
-    for f in findings {
-        assert!(
-            !games.iter().any(|g| f["game"] == *g),
-            "good game {} has a finding: {f}",
-            f["game"]
-        );
-    }
-}
 
 /// Reads every game, checking what the reader promises: games are contiguous, and each
 /// game keeps the promises of `planilla_testkit::check_game` (tokens tile it, findings
@@ -521,12 +450,6 @@ fn standard_input_closed_early() {
     assert_clean(&findings, &[1]);
     let at = place(data.as_bytes(), cut - 1);
     assert_finding(&findings, 2, "syntax-error", at, "unexpected 'e'");
-}
-
-fn illegal_games(n: usize) -> String {
-    (0..n)
-        .map(|i| format!("[Event \"{i}\"]\n\n1. e4 e5 2. Ke3 *\n\n"))
-        .collect()
 }
 
 #[test]

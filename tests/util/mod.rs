@@ -7,6 +7,8 @@
 // Each test crate includes this module and uses only part of it.
 #![allow(dead_code)]
 
+pub mod hostile;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -26,8 +28,14 @@ const CLEANED: &[&str] = &["CI", "GITHUB_ACTIONS"];
 /// [`TestCommand`], and of the tests that drive a child themselves (a closed pipe, a
 /// signal in the middle of a run).
 pub fn command() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_planilla"));
-    command.current_dir(root());
+    command_for(Path::new(env!("CARGO_BIN_EXE_planilla")), &root())
+}
+
+/// `binary` (the binary, or a copy of it placed elsewhere) run from `dir` in the cleaned
+/// environment.
+pub fn command_for(binary: &Path, dir: &Path) -> Command {
+    let mut command = Command::new(binary);
+    command.current_dir(dir);
     for name in CLEANED {
         command.env_remove(name);
     }
