@@ -2,6 +2,7 @@
 //! full-size ones (`tests/hostile_full.rs`): a good game to put around the damage, the
 //! place of a byte, and the promises every run keeps.
 
+use planilla_parser::{Game, ReaderBuilder};
 use serde_json::Value;
 use std::process::Output;
 
@@ -88,4 +89,25 @@ pub fn illegal_games(n: usize) -> String {
     (0..n)
         .map(|i| format!("[Event \"{i}\"]\n\n1. e4 e5 2. Ke3 *\n\n"))
         .collect()
+}
+
+/// Reads every game, checking what the reader promises: games are contiguous, and each
+/// game keeps the promises of `planilla_testkit::check_game` (tokens tile it, findings
+/// lie inside it). Returns the number of games.
+pub fn read_all(data: &[u8], builder: ReaderBuilder) -> u64 {
+    let mut reader = builder.build(data);
+    let mut game = Game::new();
+    let mut at = if data.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    while reader.read_game(&mut game).expect("reading a slice") {
+        assert_eq!(game.offset(), at, "games must be contiguous");
+        let kept = game.bytes();
+        assert_eq!(&data[at as usize..at as usize + kept.len()], kept);
+        planilla_testkit::check_game(&game);
+        at += game.len_in_file();
+    }
+    reader.games_read()
 }
