@@ -16,9 +16,10 @@ use planilla_parser::{FindingKind, Game, Reader, ReaderBuilder};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use util::hostile::{
-    assert_clean, assert_finding, check_bytes, good, illegal_games, place, read_all,
+    assert_clean, assert_finding, check_bytes, good, illegal_games, into_a_closed_pipe, place,
+    read_all,
 };
 use util::{Dir, command, planilla};
 
@@ -286,31 +287,9 @@ fn a_closed_pipe_ends_the_run_quietly() {
         (&["check", "--format", "jsonl"][..], &illegal),
         (&["convert"][..], &legal),
     ] {
-        let mut child = command()
-            .args(args)
-            .arg(path)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // Standard error is read meanwhile (a full pipe there would block the run).
-        let mut stderr = child.stderr.take().unwrap();
-        let errors = std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = stderr.read_to_string(&mut text);
-            text
-        });
-        let mut first = [0u8; 64];
-        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
-        // The pipe's reader is gone now.
-        let status = child.wait().unwrap();
-        let out = Output {
-            status,
-            stdout: Vec::new(),
-            stderr: errors.join().unwrap().into_bytes(),
-        };
-        assert_eq!(out.status.code(), Some(0), "{args:?}");
-        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+        let (status, said) = into_a_closed_pipe(args, path, 64);
+        assert_eq!(status.code(), Some(0), "{args:?}");
+        assert_eq!(said, "", "{args:?}");
     }
 }
 

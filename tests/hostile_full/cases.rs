@@ -4,9 +4,8 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use crate::run::{Input, Output, Run, linear, run};
+use crate::run::{Input, Run, linear, measured};
 use crate::util::hostile::{assert_clean, assert_finding, good, place};
 use crate::util::{Dir, command};
 
@@ -34,13 +33,7 @@ pub fn check(dir: &Dir, path: &Path, extra: &[&str]) -> Run {
         .args(["check", "--format", "jsonl", "-q"])
         .args(extra)
         .arg(path);
-    run(
-        command,
-        dir.path(),
-        Input::Null,
-        Output::Kept,
-        Duration::from_secs(60),
-    )
+    measured(command, dir, Input::Null, 60)
 }
 
 fn nested(n: usize, closed: bool) -> (Vec<u8>, (u64, u64), (u64, u64)) {

@@ -3,10 +3,9 @@
 //! line ends.
 
 use std::io::{Read, Write};
-use std::time::Duration;
 
 use crate::cases::check;
-use crate::run::{Input, Output, linear, run};
+use crate::run::{Input, linear, measured};
 use crate::util::hostile::{assert_clean, assert_finding, good, place};
 use crate::util::{Dir, command};
 
@@ -259,13 +258,7 @@ fn files_cut_in_a_tag_a_comment_a_move_a_character_between_moves() {
                 let mut command = command();
                 command.args(["check", "--format", "jsonl", "-q", "-"]);
                 let input = Input::Bytes(&data);
-                run(
-                    command,
-                    dir.path(),
-                    input,
-                    Output::Kept,
-                    Duration::from_secs(60),
-                )
+                measured(command, &dir, input, 60)
             } else {
                 check(&dir, &path, &[])
             };
@@ -320,13 +313,7 @@ fn a_gzip_file_cut_short_checked_and_converted() {
     // To standard output: every game read (canonical English: written as it is).
     let mut convert = command();
     convert.arg("convert").arg(&path);
-    let r = run(
-        convert,
-        dir.path(),
-        Input::Null,
-        Output::Kept,
-        Duration::from_secs(60),
-    );
+    let r = measured(convert, &dir, Input::Null, 60);
     r.sane("convert", MAX_MB, MAX_SECS, &[2]);
     let written: String = (1..=complete as usize).map(good).collect();
     assert!(
@@ -344,13 +331,7 @@ fn a_gzip_file_cut_short_checked_and_converted() {
     let dest = out_dir.create("out.pgn", good(0));
     let mut convert = command();
     convert.arg("convert").arg("-o").arg(&dest).arg(&path);
-    let r = run(
-        convert,
-        dir.path(),
-        Input::Null,
-        Output::Kept,
-        Duration::from_secs(60),
-    );
+    let r = measured(convert, &dir, Input::Null, 60);
     r.sane("convert -o", MAX_MB, MAX_SECS, &[2]);
     assert!(
         r.stderr.contains("out.pgn: not written"),
@@ -393,13 +374,7 @@ fn windows_1252_castling_with_an_en_dash() {
         convert
             .args(["convert", "--output-encoding", encoding])
             .arg(&path);
-        let r = run(
-            convert,
-            dir.path(),
-            Input::Null,
-            Output::Kept,
-            Duration::from_secs(60),
-        );
+        let r = measured(convert, &dir, Input::Null, 60);
         let what = format!("convert to {encoding}");
         r.sane(&what, MAX_MB, MAX_SECS, OK);
         // Latin-1 decodes any byte; `[Event ` is ASCII either way.

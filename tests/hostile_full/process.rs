@@ -2,16 +2,15 @@
 //! standard input cut, empty or not open, the output pipe closed, the disk full, a
 //! signal in the middle of `convert -o`.
 
-use std::io::Read;
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::cases::write_with;
-use crate::run::{Input, Output, Run, run};
-use crate::util::hostile::{assert_clean, good, illegal_games};
+use crate::run::{Input, Output, measured, run};
+use crate::util::hostile::{assert_clean, good, illegal_games, into_a_closed_pipe};
 use crate::util::{Dir, command, command_for};
 
 const MAX_MB: f64 = 256.0;
@@ -30,16 +29,6 @@ fn big_input(dir: &Dir, name: &str, games: usize) -> PathBuf {
             std::io::Write::write_all(w, chunk.as_bytes()).unwrap();
         }
     })
-}
-
-fn measured(command: Command, dir: &Dir, input: Input, secs: u64) -> Run {
-    run(
-        command,
-        dir.path(),
-        input,
-        Output::Kept,
-        Duration::from_secs(secs),
-    )
 }
 
 #[test]
@@ -183,35 +172,8 @@ fn check_and_convert_into_a_pipe_closed_after_100_bytes() {
         ),
         ("convert | head", &["convert"][..], &big),
     ] {
-        let mut child = command()
-            .args(args)
-            .arg(path)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stderr = child.stderr.take().unwrap();
-        let said = std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = stderr.read_to_string(&mut text);
-            text
-        });
-        let mut first = [0u8; 100];
-        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
-        // The pipe's reader is gone now: the run stops at once.
-        let start = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            if start.elapsed() > Duration::from_secs(30) {
-                let _ = child.kill();
-                panic!("{what}: still running 30 s after the pipe closed");
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        };
+        let (status, said) = into_a_closed_pipe(args, path, 100);
         assert_eq!(status.code(), Some(0), "{what}");
-        let said = said.join().unwrap();
         assert!(said.trim().is_empty(), "{what}: said {said:?}");
     }
 }

@@ -9,6 +9,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::util::Dir;
+
 /// The address space of one run: a runaway fails, not the machine.
 const MEMORY_CAP: libc::rlim_t = 4 << 30;
 
@@ -139,6 +141,17 @@ pub fn run(
         peak_mb: usage.ru_maxrss as f64 / 1024.0,
         timed_out,
     }
+}
+
+/// Runs `command` in `dir`, its standard output kept, killing it after `secs` seconds.
+pub fn measured(command: Command, dir: &Dir, input: Input, secs: u64) -> Run {
+    run(
+        command,
+        dir.path(),
+        input,
+        Output::Kept,
+        Duration::from_secs(secs),
+    )
 }
 
 impl Run {

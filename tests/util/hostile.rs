@@ -4,9 +4,12 @@
 
 use planilla_parser::{Game, ReaderBuilder};
 use serde_json::Value;
-use std::process::Output;
+use std::io::Read;
+use std::path::Path;
+use std::process::{ExitStatus, Output, Stdio};
+use std::time::{Duration, Instant};
 
-use super::planilla_stdin;
+use super::{command, planilla_stdin};
 
 /// A game with no finding at all (7 lines, the last one blank).
 pub fn good(i: usize) -> String {
@@ -110,4 +113,42 @@ pub fn read_all(data: &[u8], builder: ReaderBuilder) -> u64 {
         at += game.len_in_file();
     }
     reader.games_read()
+}
+
+/// Runs `planilla ARGS... PATH` into a pipe whose reader goes away after the first `bytes`
+/// bytes; returns the exit status and what the run said on standard error (read
+/// meanwhile: a full pipe there would block the run).
+///
+/// # Panics
+///
+/// When the run goes on 30 seconds after the pipe closed.
+pub fn into_a_closed_pipe(args: &[&str], path: &Path, bytes: usize) -> (ExitStatus, String) {
+    let mut child = command()
+        .args(args)
+        .arg(path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let said = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let mut first = vec![0u8; bytes];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The pipe's reader is gone now: the run stops at once.
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("{args:?}: still running 30 s after the pipe closed");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    (status, said.join().unwrap())
 }
