@@ -138,6 +138,8 @@ pub fn run(
         stdout,
         stderr,
         secs,
+        // Linux counts in a child's peak the pages it shared with this process until its
+        // exec: the figure is an upper bound, by at most what this test holds at the time.
         peak_mb: usage.ru_maxrss as f64 / 1024.0,
         timed_out,
     }
