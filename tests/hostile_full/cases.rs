@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::run::{Input, Run, linear, measured};
+use crate::run::{Input, MAX_MB, MAX_SECS, OK, Run, linear, measured};
 use crate::util::hostile::{assert_clean, assert_finding, good, place};
 use crate::util::{Dir, command};
 
@@ -13,10 +13,6 @@ use crate::util::{Dir, command};
 const LIMIT_GAME: usize = 16 * 1024 * 1024;
 /// And on the tokens of one game.
 const LIMIT_TOKENS: usize = 1 << 20;
-/// What a run may take unless a case says otherwise.
-const MAX_MB: f64 = 256.0;
-const MAX_SECS: f64 = 60.0;
-const OK: &[i32] = &[0, 1];
 
 /// Writes a file piece by piece (some are too large to build in memory first).
 pub fn write_with(path: &Path, fill: impl FnOnce(&mut BufWriter<File>)) -> PathBuf {

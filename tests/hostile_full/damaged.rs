@@ -5,13 +5,9 @@
 use std::io::{Read, Write};
 
 use crate::cases::check;
-use crate::run::{Input, linear, measured};
+use crate::run::{Input, MAX_MB, MAX_SECS, OK, linear, measured};
 use crate::util::hostile::{assert_clean, assert_finding, good, place};
 use crate::util::{Dir, command};
-
-const MAX_MB: f64 = 256.0;
-const MAX_SECS: f64 = 60.0;
-const OK: &[i32] = &[0, 1];
 
 /// A small reproducible generator of pseudo-random numbers (xorshift64*).
 struct Random(u64);

@@ -9,12 +9,9 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::cases::write_with;
-use crate::run::{Input, Output, measured, run};
+use crate::run::{Input, MAX_MB, MAX_SECS, OK, Output, measured, run};
 use crate::util::hostile::{assert_clean, good, illegal_games, into_a_closed_pipe};
 use crate::util::{Dir, command, command_for};
-
-const MAX_MB: f64 = 256.0;
-const MAX_SECS: f64 = 60.0;
 
 fn is_root() -> bool {
     // Safety: geteuid has no preconditions and cannot fail.
@@ -113,7 +110,7 @@ fn unreadable_files_symlink_loops_a_dangling_link_and_a_fifo() {
             .open(&fifo);
     }
     writer.join().unwrap().unwrap();
-    r.sane("a FIFO named", MAX_MB, MAX_SECS, &[0, 1])
+    r.sane("a FIFO named", MAX_MB, MAX_SECS, OK)
         .games("a FIFO named", 2);
     chmod(&d.join("closed"), 0o755);
     std::fs::remove_dir_all(&public).unwrap();
@@ -136,7 +133,7 @@ fn standard_input_closed_early_empty_or_not_open() {
     };
     let input = Input::Bytes(&data.as_bytes()[..cut]);
     let r = measured(stdin_check(), &dir, input, 60);
-    r.sane("closed early", MAX_MB, MAX_SECS, &[0, 1])
+    r.sane("closed early", MAX_MB, MAX_SECS, OK)
         .games("closed early", 3);
     assert_clean(&r.findings(), &[1, 2]);
     assert!(
@@ -144,7 +141,7 @@ fn standard_input_closed_early_empty_or_not_open() {
         "no finding for the cut game"
     );
     let r = measured(stdin_check(), &dir, Input::Null, 60);
-    r.sane("empty", MAX_MB, MAX_SECS, &[0, 1]).games("empty", 0);
+    r.sane("empty", MAX_MB, MAX_SECS, OK).games("empty", 0);
     // Rust's standard library reads a closed descriptor 0 as empty input.
     let r = measured(stdin_check(), &dir, Input::Closed, 60);
     r.sane("not open", MAX_MB, MAX_SECS, &[0, 2]);

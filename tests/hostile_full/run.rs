@@ -14,6 +14,12 @@ use crate::util::Dir;
 /// The address space of one run: a runaway fails, not the machine.
 const MEMORY_CAP: libc::rlim_t = 4 << 30;
 
+/// What a run may take unless a case says otherwise: peak memory, seconds.
+pub const MAX_MB: f64 = 256.0;
+pub const MAX_SECS: f64 = 60.0;
+/// The exit statuses of a run that read its input: no finding, findings.
+pub const OK: &[i32] = &[0, 1];
+
 /// What one run did.
 pub struct Run {
     /// The exit status, or minus the signal that ended the run.
