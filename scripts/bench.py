@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Helper of scripts/bench (run that, not this): times `planilla check` against its peers.
+"""Helper of `scripts/bench check` (run that, not this): times `planilla check` against its peers.
 
     bench.py [--rounds N] [--memory | --compressed] --planilla BIN --peer BIN --pgn-extract BIN --corpora DIR --out DIR
     bench.py --python-chess-worker FILE     (the python-chess reader, run as a child)

@@ -3,23 +3,11 @@
 //! `corpora/check/expected/`. Run with `PLANILLA_BLESS=1` to rewrite the
 //! expected files after a deliberate change (then read the diff).
 
-mod common;
+mod util;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn planilla(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_planilla"))
-        .current_dir(root())
-        .env_remove("CI")
-        .args(args)
-        .output()
-        .expect("the planilla binary runs")
-}
+use std::process::Output;
+use util::{Dir, planilla, planilla_stdin, root};
 
 /// `planilla check --format jsonl -` with `input` on standard input.
 fn check_stdin(input: &[u8]) -> Output {
@@ -28,34 +16,11 @@ fn check_stdin(input: &[u8]) -> Output {
 
 /// `planilla check --format FORMAT -` with `input` on standard input.
 fn check_stdin_as(format: &str, input: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_planilla"))
-        .current_dir(root())
-        .env_remove("CI")
-        .args(["check", "--format", format, "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("the planilla binary runs");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
+    planilla_stdin(&["check", "--format", format, "-"], input)
 }
 
 fn golden(expected: &str, actual: &[u8]) {
-    let path = root().join("corpora/check/expected").join(expected);
-    if std::env::var_os("PLANILLA_BLESS").is_some() {
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let want = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    if want != actual {
-        panic!(
-            "{} differs:\n--- expected\n{}\n--- actual\n{}",
-            path.display(),
-            String::from_utf8_lossy(&want),
-            String::from_utf8_lossy(actual)
-        );
-    }
+    util::golden("check", expected, actual);
 }
 
 /// Every golden case runs with one thread and with four: the output must be
@@ -337,12 +302,12 @@ fn fail_on_thresholds() {
     );
 }
 
+/// A fresh directory for one test, holding a file that is not a game (which a directory
+/// search must pass over).
 fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("planilla-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("notes.txt"), "not a game").unwrap();
-    dir
+    let dir = Dir::new(name);
+    dir.create("notes.txt", "not a game");
+    dir.path().to_path_buf()
 }
 
 /// Every finding line of a jsonl run, without the summary.
@@ -487,7 +452,7 @@ fn many_small_files_read_like_each_on_its_own() {
     use std::io::Write;
     let dir = tempdir("many");
     // The large file is larger than a batch: streamed, between runs of small files.
-    common::small_files_and_a_large_one(
+    util::small_files_and_a_large_one(
         &root().join("corpora/check"),
         &root().join("corpora/check/draws.pgn"),
         &dir,

@@ -2,51 +2,14 @@
 //! `corpora/`, compared with expected outputs in `corpora/convert/expected/`
 //! (`PLANILLA_BLESS=1` rewrites them after a deliberate change).
 
-mod common;
+mod util;
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn planilla(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_planilla"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("the planilla binary runs")
-}
-
-fn planilla_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_planilla"))
-        .current_dir(root())
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
-}
+use std::process::Output;
+use util::{Dir, planilla, planilla_stdin, root};
 
 fn golden(expected: &str, actual: &[u8]) {
-    let path = root().join("corpora/convert/expected").join(expected);
-    if std::env::var_os("PLANILLA_BLESS").is_some() {
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let want = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert!(
-        want == actual,
-        "{} differs:\n--- expected\n{}\n--- actual\n{}",
-        path.display(),
-        String::from_utf8_lossy(&want),
-        String::from_utf8_lossy(actual)
-    );
+    util::golden("convert", expected, actual);
 }
 
 /// Converts with one thread and with four; both must agree byte for byte.
@@ -175,9 +138,8 @@ fn unencodable_character_is_an_error_with_its_place() {
 
 #[test]
 fn output_file_is_replaced_atomically() {
-    let dir = std::env::temp_dir().join(format!("planilla-convert-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Dir::new("atomic");
+    let dir = dir.path();
     let target = dir.join("out.pgn");
     std::fs::write(&target, b"old contents").unwrap();
 
@@ -193,7 +155,7 @@ fn output_file_is_replaced_atomically() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(std::fs::read(&target).unwrap(), b"old contents");
     assert_eq!(
-        std::fs::read_dir(&dir).unwrap().count(),
+        std::fs::read_dir(dir).unwrap().count(),
         1,
         "a temporary file was left behind"
     );
@@ -209,7 +171,7 @@ fn output_file_is_replaced_atomically() {
     ]);
     assert_eq!(out.status.code(), Some(0));
     golden("spanish-1252.en.pgn", &std::fs::read(&input).unwrap());
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// The number of games `planilla check` reads in `text`.
@@ -385,15 +347,14 @@ fn a_game_over_a_reader_limit_keeps_games_in_equal_to_games_out() {
 /// each file gives on its own, in order, findings on standard error included.
 #[test]
 fn many_small_files_convert_like_each_on_its_own() {
-    let dir = std::env::temp_dir().join(format!("planilla-test-{}-many", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    common::small_files_and_a_large_one(
+    let dir = Dir::new("many");
+    let dir = dir.path();
+    util::small_files_and_a_large_one(
         &root().join("corpora/convert"),
         &root().join("corpora/convert/broken-es.pgn"),
-        &dir,
+        dir,
     );
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
@@ -417,7 +378,7 @@ fn many_small_files_convert_like_each_on_its_own() {
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout == text, "the converted text differs");
     assert!(findings(&out) == reported, "the findings differ");
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// A game that is not replayed (an invalid FEN, an unsupported variant) is translated

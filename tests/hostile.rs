@@ -1,379 +1,27 @@
-//! Hostile and broken input, the small and fast cases (the large ones, with memory and
-//! time measured, are in `scripts/hostile`):
+//! Hostile and broken input, the small and fast cases (the full-size ones, with memory and
+//! time measured, are `tests/hostile_full`, run by `.ci/run` with `--ignored`):
 //!
-//! - every crash input the fuzzers found (`corpora/fuzz-regressions/TARGET/*`) replayed
-//!   through the reader, SAN and FEN parsing, `planilla check` and `planilla convert`;
 //! - files cut in a tag, a comment or a move, on disk and on standard input;
 //! - NUL bytes and invalid UTF-8, UTF-16 text, lone-CR line ends, floods of garbage,
 //!   variations nested too deep, games over the size limit (a long comment, a long run of
 //!   blank lines, a long line) with good games around them;
 //! - a closed output pipe, a full disk, a directory with a symlink loop and a dangling
 //!   link.
+//!
+//! The crash inputs the fuzzers found are replayed by `tests/fuzz_regressions.rs`.
 
-use planilla_converter::{Converter, Options, OutputEncoding, encode};
-use planilla_core::san::{Lang, San};
-use planilla_core::{Position, Validation};
-use planilla_parser::{Encoding, FindingKind, Game, Reader, ReaderBuilder};
+mod util;
+
+use planilla_parser::{FindingKind, Game, Reader, ReaderBuilder};
 use serde_json::Value;
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn command() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_planilla"));
-    command.current_dir(root()).env_remove("CI");
-    command
-}
-
-fn planilla(args: &[&str]) -> Output {
-    command()
-        .args(args)
-        .output()
-        .expect("the planilla binary runs")
-}
-
-fn planilla_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = command()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the planilla binary runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    out
-}
-
-/// A directory of its own for a test, empty.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("hostile")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A game with no finding at all (7 lines, the last one blank).
-fn good(i: usize) -> String {
-    format!(
-        "[Event \"good {i}\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
-         1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
-    )
-}
-
-/// 1-based line and column of byte `at` (ASCII text).
-fn place(data: &[u8], at: usize) -> (u64, u64) {
-    let before = &data[..at];
-    let line = before.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
-    let start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    (line, (at - start) as u64 + 1)
-}
-
-/// The findings and the summary of a `--format jsonl` run, after the promises every run
-/// keeps: no panic, exit status 0 or 1, every line JSON.
-fn report(out: &Output, what: &str) -> (Vec<Value>, Value) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "{what}: {stderr}");
-    assert!(
-        matches!(out.status.code(), Some(0 | 1)),
-        "{what}: exit status {:?}: {stderr}",
-        out.status
-    );
-    let mut findings = Vec::new();
-    let mut summary = Value::Null;
-    for line in out.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-        let value: Value = serde_json::from_slice(line).unwrap_or_else(|e| {
-            panic!("{what}: not JSON ({e}): {}", String::from_utf8_lossy(line))
-        });
-        match value["type"].as_str() {
-            Some("finding") => findings.push(value),
-            Some("summary") => summary = value,
-            _ => panic!("{what}: unexpected line {value}"),
-        }
-    }
-    (findings, summary)
-}
-
-fn check_bytes(data: &[u8], what: &str) -> (Vec<Value>, Value) {
-    let out = planilla_stdin(&["check", "--format", "jsonl", "-"], data);
-    report(&out, what)
-}
-
-/// Asserts a finding of `code` in `game` at `(line, column)` whose message holds `text`.
-fn assert_finding(findings: &[Value], game: u64, code: &str, at: (u64, u64), text: &str) {
-    let found = findings.iter().any(|f| {
-        f["game"] == game
-            && f["code"] == code
-            && (f["line"].as_u64(), f["column"].as_u64()) == (Some(at.0), Some(at.1))
-            && f["message"].as_str().is_some_and(|m| m.contains(text))
-    });
-    assert!(
-        found,
-        "no {code} '{text}' in game {game} at {}:{}; findings: {findings:#?}",
-        at.0, at.1
-    );
-}
-
-fn assert_clean(findings: &[Value], games: &[u64]) {
-    for f in findings {
-        assert!(
-            !games.iter().any(|g| f["game"] == *g),
-            "good game {} has a finding: {f}",
-            f["game"]
-        );
-    }
-}
-
-/// Reads every game, checking what the reader promises: games are contiguous, tokens
-/// tile each game, findings lie inside it. Returns the number of games.
-fn read_all(data: &[u8], builder: ReaderBuilder) -> u64 {
-    let mut reader = builder.build(data);
-    let mut game = Game::new();
-    let mut at = if data.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
-    while reader.read_game(&mut game).expect("reading a slice") {
-        assert_eq!(game.offset(), at, "games must be contiguous");
-        let kept = game.bytes();
-        assert_eq!(&data[at as usize..at as usize + kept.len()], kept);
-        let mut end = 0;
-        for token in game.all_tokens() {
-            assert_eq!(token.start, end, "tokens must tile the game");
-            end = token.end;
-        }
-        assert_eq!(end as usize, kept.len());
-        for f in game.findings() {
-            assert!(f.span.end as usize <= kept.len(), "{f:?}");
-            game.location(f.span.start as usize);
-        }
-        at += game.len_in_file();
-    }
-    reader.games_read()
-}
-
-/// What the `convert` fuzz target asserts, on one of its inputs (the first byte chooses
-/// the target language): every game is written in every output encoding or the
-/// character it cannot hold is named, games in = games out, and through the target
-/// language and back gives what straight to English gives.
-fn convert_property(data: &[u8], name: &str) {
-    let [selector, input @ ..] = data else { return };
-    let to = Lang::ALL[*selector as usize % Lang::ALL.len()];
-    let read = |bytes: &[u8]| {
-        let mut reader = Reader::new(bytes);
-        let mut games = Vec::new();
-        let mut game = Game::new();
-        while reader.read_game(&mut game).unwrap() {
-            games.push(game.clone());
-        }
-        games
-    };
-    let convert_all = |games: &[Game], from: Option<Lang>, to: Lang| {
-        let options = Options {
-            from,
-            to,
-            ..Options::default()
-        };
-        let mut text = String::new();
-        let mut complete = true;
-        for game in games {
-            let converted = Converter::new(options).convert(game);
-            for encoding in [OutputEncoding::Windows1252, OutputEncoding::Latin1] {
-                let mut out = Vec::new();
-                match encode(&converted, game, encoding, &mut out) {
-                    Ok(()) => assert!(
-                        converted.text.is_empty() || !out.is_empty(),
-                        "{name}: {encoding:?} wrote a game as nothing"
-                    ),
-                    Err(e) => assert!(converted.text.contains(e.character), "{name}: {e}"),
-                }
-            }
-            complete &= converted.complete && converted.unread == 0;
-            text.push_str(&converted.text);
-        }
-        (text, complete)
-    };
-    let games = read(input);
-    let (english, complete) = convert_all(&games, None, Lang::En);
-    let (target, _) = convert_all(&games, None, to);
-    let games_out = read(target.as_bytes());
-    assert_eq!(
-        games_out.len(),
-        games.len(),
-        "{name} ({to:?}): games in = games out"
-    );
-    if complete {
-        let (back, _) = convert_all(&games_out, Some(to), Lang::En);
-        assert_eq!(back, english, "{name}: {to:?} and back");
-    }
-}
-
-/// Crash inputs the fuzzers found are kept here by target, and known to work now.
-#[test]
-fn fuzz_regressions_replay() {
-    let dir = root().join("corpora/fuzz-regressions");
-    let mut files = Vec::new();
-    for target in std::fs::read_dir(&dir).unwrap() {
-        let target = target.unwrap().path();
-        if target.is_dir() {
-            for file in std::fs::read_dir(&target).unwrap() {
-                files.push(file.unwrap().path());
-            }
-        }
-    }
-    files.sort();
-    let scratch = scratch("fuzz-regressions");
-    for path in &files {
-        let name = path.strip_prefix(&dir).unwrap().display().to_string();
-        let data = std::fs::read(path).unwrap();
-        // The library: the reader with default and with tiny settings, every encoding.
-        let games = read_all(&data, ReaderBuilder::new());
-        let tiny = ReaderBuilder::new()
-            .buffer_size(7)
-            .max_game_size(256)
-            .max_variation_depth(4);
-        read_all(&data, tiny);
-        for encoding in [
-            Encoding::Auto,
-            Encoding::Utf8,
-            Encoding::Windows1252,
-            Encoding::Latin1,
-        ] {
-            let _ = Game::from_bytes(&data[..], encoding);
-        }
-        for lang in Lang::ALL {
-            let _ = San::parse(&data, lang);
-        }
-        let text = String::from_utf8_lossy(&data);
-        let _ = Position::from_fen(&text, Validation::Strict);
-        let _ = Position::from_fen(&text, Validation::Relaxed);
-        // The binary: check and convert.
-        let path = path.to_str().unwrap();
-        report(&planilla(&["check", "--format", "jsonl", path]), &name);
-        let out = scratch.join("out.pgn");
-        let converted = planilla(&["convert", "-o", out.to_str().unwrap(), path]);
-        let stderr = String::from_utf8_lossy(&converted.stderr);
-        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
-        assert!(
-            matches!(converted.status.code(), Some(0..=2)),
-            "{name}: {stderr}"
-        );
-        if converted.status.code() != Some(2) {
-            let written = std::fs::read(&out).unwrap();
-            let games_out = read_all(&written, ReaderBuilder::new());
-            assert_eq!(games_out, games, "{name}: games in = games out");
-        }
-        if name.starts_with("convert/") {
-            convert_property(&data, &name);
-        }
-    }
-    assert!(files.len() >= 3, "the regression files are found");
-}
-
-/// The convert problems the fuzzer found, fixed: each input without its first byte (the
-/// fuzz target's choice of language).
-#[test]
-fn convert_fuzz_findings_are_fixed() {
-    let dir = root().join("corpora/fuzz-regressions/convert");
-    let input = |name: &str| std::fs::read(dir.join(name)).unwrap()[1..].to_vec();
-    let games = |text: &[u8]| read_all(text, ReaderBuilder::new());
-
-    // Windows-1252 castling with an en dash is castling: the long game replays whole;
-    // alone in the starting position it is refused as castling, not as an unreadable move.
-    let long = input("single-byte-move-copied-raw-long");
-    let (findings, summary) = check_bytes(&long, "single-byte-move-copied-raw-long");
-    assert_eq!(summary["plies"], 44, "{findings:#?}");
-    assert!(
-        findings.iter().all(|f| f["code"] != "illegal-move"),
-        "{findings:#?}"
-    );
-    let short = input("single-byte-move-copied-raw");
-    let (findings, _) = check_bytes(&short, "single-byte-move-copied-raw");
-    assert_finding(
-        &findings,
-        1,
-        "illegal-move",
-        (1, 1),
-        "castling path is blocked",
-    );
-    // Every output encoding writes the game, or names the character it cannot hold.
-    // Its NUL bytes in a tag are a syntax error, reported, so the status is 1.
-    for encoding in ["utf-8", "windows-1252", "latin-1"] {
-        let out = planilla_stdin(&["convert", "--output-encoding", encoding], &long);
-        assert_eq!(out.status.code(), Some(1), "{encoding}");
-        assert_eq!(games(&out.stdout), 1, "{encoding}");
-        assert!(out.stdout.windows(3).any(|w| w == b"O-O"), "{encoding}");
-    }
-    let out = planilla_stdin(&["convert", "--output-encoding", "windows-1252"], &short);
-    assert_eq!(
-        (out.status.code(), &out.stdout[..]),
-        (Some(1), &b"O\x96O"[..])
-    );
-    let out = planilla_stdin(&["convert", "--output-encoding", "latin-1"], &short);
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains(":1:2: latin-1 cannot hold the character '–' (U+2013)"),
-        "{stderr}"
-    );
-
-    // A token mixing UTF-8 and Windows-1252 is written as the tokenizer read it.
-    let out = planilla_stdin(&["convert"], &input("mixed-token-decoded-per-piece"));
-    assert_eq!(out.stdout, "[]0±³\n[".as_bytes());
-    assert_eq!(games(&out.stdout), 2);
-
-    // A draw offer before the moves: as many games out as in, the mark kept.
-    for name in [
-        "draw-offer-before-tag-merges-games",
-        "draw-offer-after-tag-line-merges-games",
-        "draw-offer-after-tag-line-merges-games-long",
-    ] {
-        let data = input(name);
-        let out = planilla_stdin(&["convert"], &data);
-        assert_eq!(games(&out.stdout), games(&data), "{name}");
-        let text = String::from_utf8(out.stdout).unwrap();
-        assert!(
-            text.contains("{(=)}") || text.contains("{«=»}"),
-            "{name}: {text}"
-        );
-    }
-
-    // After the mate: `e4` and `Qf7` read as written; `Df7` is no English move and is
-    // kept as written, counted, so the round trip does not promise it.
-    let after = Game::from_bytes(
-        input("move-after-mate-translated-differently"),
-        Encoding::Auto,
-    );
-    for to in Lang::ALL {
-        let options = Options {
-            to,
-            ..Options::default()
-        };
-        let converted = Converter::new(options).convert(&after);
-        assert!(converted.complete, "{to:?}");
-        assert_eq!(converted.unread, 1, "{to:?}");
-        assert!(
-            converted.text.ends_with(" Df7"),
-            "{to:?}: {}",
-            converted.text
-        );
-    }
-}
+use std::path::Path;
+use std::process::{Command, Stdio};
+use util::hostile::{
+    assert_clean, assert_finding, check_bytes, good, illegal_games, into_a_closed_pipe, place,
+    read_all,
+};
+use util::{Dir, command, planilla};
 
 #[test]
 fn a_file_cut_in_a_tag_a_comment_or_a_move_is_reported_at_the_cut() {
@@ -627,15 +275,10 @@ fn standard_input_closed_early() {
     assert_finding(&findings, 2, "syntax-error", at, "unexpected 'e'");
 }
 
-fn illegal_games(n: usize) -> String {
-    (0..n)
-        .map(|i| format!("[Event \"{i}\"]\n\n1. e4 e5 2. Ke3 *\n\n"))
-        .collect()
-}
-
 #[test]
 fn a_closed_pipe_ends_the_run_quietly() {
-    let dir = scratch("closed-pipe");
+    let dir = Dir::new("closed-pipe");
+    let dir = dir.path();
     let illegal = dir.join("illegal.pgn");
     std::fs::write(&illegal, illegal_games(20_000)).unwrap();
     let legal = dir.join("legal.pgn");
@@ -644,31 +287,9 @@ fn a_closed_pipe_ends_the_run_quietly() {
         (&["check", "--format", "jsonl"][..], &illegal),
         (&["convert"][..], &legal),
     ] {
-        let mut child = command()
-            .args(args)
-            .arg(path)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // Standard error is read meanwhile (a full pipe there would block the run).
-        let mut stderr = child.stderr.take().unwrap();
-        let errors = std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = stderr.read_to_string(&mut text);
-            text
-        });
-        let mut first = [0u8; 64];
-        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
-        // The pipe's reader is gone now.
-        let status = child.wait().unwrap();
-        let out = Output {
-            status,
-            stdout: Vec::new(),
-            stderr: errors.join().unwrap().into_bytes(),
-        };
-        assert_eq!(out.status.code(), Some(0), "{args:?}");
-        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+        let (status, said) = into_a_closed_pipe(args, path, 64);
+        assert_eq!(status.code(), Some(0), "{args:?}");
+        assert_eq!(said, "", "{args:?}");
     }
 }
 
@@ -677,7 +298,8 @@ fn a_full_disk_is_exit_status_2_with_a_message() {
     let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
         return; // not Linux
     };
-    let dir = scratch("disk-full");
+    let dir = Dir::new("disk-full");
+    let dir = dir.path();
     let path = dir.join("illegal.pgn");
     std::fs::write(&path, illegal_games(2_000)).unwrap();
     for args in [&["check"][..], &["convert"][..]] {
@@ -699,7 +321,8 @@ fn a_full_disk_is_exit_status_2_with_a_message() {
 #[cfg(unix)]
 #[test]
 fn a_directory_with_a_symlink_loop_and_a_dangling_link() {
-    let dir = scratch("tree");
+    let dir = Dir::new("tree");
+    let dir = dir.path();
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("a.pgn"), good(1)).unwrap();
     std::fs::write(dir.join("sub/b.pgn"), format!("{}{}", good(1), good(2))).unwrap();
@@ -813,7 +436,8 @@ fn summary_of(stdout: &[u8]) -> Value {
 #[test]
 fn a_compressed_file_cut_short_reads_as_the_text_before_the_cut() {
     use flate2::{Compression, read::MultiGzDecoder, write::GzEncoder};
-    let dir = scratch("compressed-cut");
+    let dir = Dir::new("compressed-cut");
+    let dir = dir.path();
     let text: String = (1..=3000).map(good).collect();
     let mut gz = GzEncoder::new(Vec::new(), Compression::default());
     gz.write_all(text.as_bytes()).unwrap();
@@ -869,7 +493,7 @@ fn a_compressed_file_cut_short_reads_as_the_text_before_the_cut() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("out.pgn: not written"), "{stderr}");
     assert_eq!(std::fs::read(&dest).unwrap(), b"old contents");
-    let mut left: Vec<_> = std::fs::read_dir(&dir)
+    let mut left: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
@@ -902,7 +526,8 @@ fn wait_for(child: &mut std::process::Child, secs: u64, what: &str) -> std::proc
 #[cfg(unix)]
 #[test]
 fn a_fifo_in_a_directory_is_skipped_and_read_when_named() {
-    let dir = scratch("fifo");
+    let dir = Dir::new("fifo");
+    let dir = dir.path();
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("a.pgn"), good(1)).unwrap();
     let fifo = dir.join("sub/fifo.pgn");
@@ -919,7 +544,7 @@ fn a_fifo_in_a_directory_is_skipped_and_read_when_named() {
             .spawn()
             .unwrap()
     };
-    let mut child = check(&dir);
+    let mut child = check(dir);
     let status = wait_for(&mut child, 30, "a directory with a FIFO");
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -956,7 +581,8 @@ fn a_fifo_in_a_directory_is_skipped_and_read_when_named() {
 #[test]
 fn an_interrupted_convert_leaves_no_temporary_file() {
     use std::os::unix::process::ExitStatusExt;
-    let dir = scratch("interrupted");
+    let dir = Dir::new("interrupted");
+    let dir = dir.path();
     let dest = dir.join("out.pgn");
     for (name, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
         std::fs::write(&dest, "old contents").unwrap();
@@ -994,7 +620,7 @@ fn an_interrupted_convert_leaves_no_temporary_file() {
         assert_eq!(status.signal(), Some(number), "SIG{name}: {status:?}");
         assert!(!temp.exists(), "SIG{name}: the temporary file was left");
         assert_eq!(std::fs::read(&dest).unwrap(), b"old contents", "SIG{name}");
-        let mut left: Vec<_> = std::fs::read_dir(&dir)
+        let mut left: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
@@ -1047,7 +673,8 @@ fn a_file_cut_in_a_tag_keeps_the_next_game_apart() {
 #[test]
 fn compressed_data_under_a_plain_name_is_decoded() {
     use flate2::{Compression, write::GzEncoder};
-    let dir = scratch("compressed-plain-name");
+    let dir = Dir::new("compressed-plain-name");
+    let dir = dir.path();
     let text: String = (1..=3).map(good).collect();
     let mut gz = GzEncoder::new(Vec::new(), Compression::default());
     gz.write_all(text.as_bytes()).unwrap();

@@ -2,7 +2,7 @@
 //! limits so that game boundaries, refills, skipped oversized games and long lines are
 //! all reached. Asserts: no byte lost or duplicated (game offsets are contiguous and the
 //! kept bytes are the input's), the same games whatever the read size, and the per-game
-//! invariants of `planilla_fuzz::check_game`.
+//! invariants of `planilla_testkit::check_game`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -38,7 +38,7 @@ fn read_all(
         .read_game(&mut game)
         .expect("reading from a slice cannot fail")
     {
-        planilla_fuzz::check_game(&game);
+        planilla_testkit::check_game(&game);
         assert_eq!(game.index(), out.len() as u64 + 1);
         out.push(Summary {
             offset: game.offset(),

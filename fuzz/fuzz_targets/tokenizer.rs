@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
         Encoding::Latin1,
     ] {
         let game = Game::from_bytes(data, encoding);
-        planilla_fuzz::check_game(&game);
+        planilla_testkit::check_game(&game);
         let _ = game.has_movetext();
         let _ = game.encoding();
         // Tokenizing again gives the same result.

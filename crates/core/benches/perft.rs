@@ -12,7 +12,7 @@
 //! its move list. A third column runs our perft listing the last ply's moves
 //! too, so the comparison without that shortcut is visible as well.
 //!
-//! Run with `scripts/bench-perft [ROUNDS] [FILTER...]` or
+//! Run with `scripts/bench perft [ROUNDS] [FILTER...]` or
 //! `cargo bench -p planilla-core --bench perft -- [--rounds N] [FILTER...]`.
 //!
 //! shakmaty (GPL-3.0) is only a reference here: none of its code is copied.

@@ -26,7 +26,7 @@
 //! each game's bytes are then copied once into the [`Game`]. Tag pairs, NAGs and move
 //! numbers are nom parsers (complete mode); the common shapes (`Nf3`, `12.`, one-line
 //! comments, `[Name "value"]`) take hand-written fast paths that unit tests check against
-//! the full scanners. `bash scripts/bench-parser` compares the speed with pgn-reader.
+//! the full scanners. `scripts/bench parser` compares the speed with pgn-reader.
 //!
 //! # Example
 //!

@@ -4,24 +4,10 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::io::{self, Read};
 
-use planilla_parser::{
-    DEFAULT_BUFFER_SIZE, Encoding, ExportOptions, Game, ReaderBuilder, write_export, write_lossless,
-};
+use planilla_parser::{DEFAULT_BUFFER_SIZE, Encoding, Game, ReaderBuilder};
+use planilla_testkit::{Chunked, check_game};
 use proptest::prelude::*;
-
-/// A reader that hands out at most as many bytes as asked.
-struct Chunked<'a>(&'a [u8]);
-
-impl Read for Chunked<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = buf.len().min(self.0.len());
-        buf[..n].copy_from_slice(&self.0[..n]);
-        self.0 = &self.0[n..];
-        Ok(n)
-    }
-}
 
 /// Everything observable about reading `input`, as a digest plus the joined bytes.
 fn observe(input: &[u8], buffer: usize, max_game: usize, encoding: Encoding) -> (u64, Vec<u8>) {
@@ -35,19 +21,13 @@ fn observe(input: &[u8], buffer: usize, max_game: usize, encoding: Encoding) -> 
     let mut hasher = DefaultHasher::new();
     let mut joined = Vec::new();
     while reader.read_game(&mut game).unwrap() {
-        let mut at = 0;
+        // Tokens tile the game, the lossless writer gives its bytes back, the export
+        // writer writes UTF-8.
+        check_game(&game);
         for token in game.all_tokens() {
-            assert_eq!(token.start, at, "tokens must tile the game");
-            assert!(token.end > token.start, "empty token");
-            at = token.end;
             let location = game.location(token.start as usize);
             (token, location.line, location.column).hash(&mut hasher);
         }
-        assert_eq!(
-            at as usize,
-            game.bytes().len(),
-            "tokens must cover the game"
-        );
         (
             game.index(),
             game.offset(),
@@ -60,12 +40,6 @@ fn observe(input: &[u8], buffer: usize, max_game: usize, encoding: Encoding) -> 
         for (name, value) in game.tag_pairs() {
             (name, value).hash(&mut hasher);
         }
-        let mut copy = Vec::new();
-        write_lossless(&game, &mut copy, |_, _| None).unwrap();
-        assert_eq!(copy, game.bytes());
-        let mut export = Vec::new();
-        write_export(&game, &mut export, ExportOptions::default(), |_, _| None).unwrap();
-        assert!(std::str::from_utf8(&export).is_ok());
         if game.skipped_bytes() == 0 {
             joined.extend_from_slice(game.bytes());
         }

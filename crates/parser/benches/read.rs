@@ -1,6 +1,7 @@
 //! Benchmark: our reader + tokenizer against pgn-reader 0.29.0 on the same input.
 //!
-//! Usage: `bench_read CORPUS_DIR DATA_FILE [ROUNDS]`. When DATA_FILE is missing it is built
+//! Usage: `cargo bench -p planilla-parser --bench read -- CORPUS_DIR DATA_FILE [ROUNDS]`
+//! (`scripts/bench parser [ROUNDS]` gives the arguments). When DATA_FILE is missing it is built
 //! from the `*.pgn` files of CORPUS_DIR, concatenated and repeated to at least 100 MB.
 //! Each round reads the whole file with both readers, alternating which goes first;
 //! prints MB/s per round, the medians and the ratio. Both sides see every token: ours
@@ -24,9 +25,13 @@ use planilla_parser::{Game, Reader};
 const TARGET_SIZE: u64 = 100_000_000;
 
 fn main() -> io::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // cargo passes `--bench` to a benchmark without the test harness.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     if args.len() < 2 {
-        eprintln!("usage: bench_read CORPUS_DIR DATA_FILE [ROUNDS]");
+        eprintln!("usage: read CORPUS_DIR DATA_FILE [ROUNDS]");
         std::process::exit(2);
     }
     let data = Path::new(&args[1]);

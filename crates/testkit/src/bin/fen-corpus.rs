@@ -2,7 +2,7 @@
 //! be accepted (strictly) and read back identically after formatting; every
 //! line of an `--invalid` file must be rejected, with its reason.
 //!
-//! `cargo run --release -p planilla-core --example fen_corpus -- --valid FILE --invalid FILE`
+//! `cargo run --release -p planilla-testkit --bin fen-corpus -- --valid FILE --invalid FILE`
 //! prints one line per failure and ends with `N passed, N failed`.
 
 use planilla_core::{Position, Validation};
@@ -19,7 +19,7 @@ fn main() {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("fen_corpus: cannot read {path}: {e}");
+                eprintln!("fen-corpus: cannot read {path}: {e}");
                 std::process::exit(2);
             }
         };
@@ -64,7 +64,7 @@ fn main() {
                     true
                 }
                 _ => {
-                    eprintln!("fen_corpus: expected --valid or --invalid, found {mode}");
+                    eprintln!("fen-corpus: expected --valid or --invalid, found {mode}");
                     std::process::exit(2);
                 }
             };

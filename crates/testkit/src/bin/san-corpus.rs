@@ -2,7 +2,7 @@
 //! every position one move deeper), written as SAN in every language, must
 //! parse and resolve back to the same move.
 //!
-//! `cargo run --release -p planilla-core --example san_corpus -- SUITE...`
+//! `cargo run --release -p planilla-testkit --bin san-corpus -- SUITE...`
 //! prints each failure and ends with `N passed, N failed`.
 
 use planilla_core::perft::{parse_suite, suite_position};
@@ -30,11 +30,11 @@ fn main() {
     let (mut passed, mut failures) = (0u64, Vec::new());
     for path in std::env::args().skip(1) {
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            eprintln!("san_corpus: cannot read {path}: {e}");
+            eprintln!("san-corpus: cannot read {path}: {e}");
             std::process::exit(2)
         });
         let entries = parse_suite(&text).unwrap_or_else(|e| {
-            eprintln!("san_corpus: {path}: {e}");
+            eprintln!("san-corpus: {path}: {e}");
             std::process::exit(2)
         });
         for entry in &entries {

@@ -1,7 +1,7 @@
 //! Reads PGN files and checks the reader's invariants on each; used by
 //! `scripts/check-corpora`.
 //!
-//! Usage: `check_file FILE...`. Prints one line per file, `FILE<TAB>GAMES<TAB>ok` or
+//! Usage: `check-file FILE...`. Prints one line per file, `FILE<TAB>GAMES<TAB>ok` or
 //! `FILE<TAB>GAMES<TAB>error: ...`, and exits 1 if any file failed. Checks: the games'
 //! bytes put back together (after a byte order mark) equal the file; every game's tokens
 //! tile its bytes; reading through buffer sizes 1 (small files only), 7 and 4096 gives the
@@ -11,7 +11,8 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::io::{self, Read};
 
-use planilla_parser::{Game, Reader, ReaderBuilder, Token};
+use planilla_parser::{Game, Reader, ReaderBuilder};
+use planilla_testkit::{Chunked, tokens_tile};
 
 fn main() {
     let mut failed = false;
@@ -61,7 +62,7 @@ fn read_all<R: Read>(mut reader: Reader<R>) -> io::Result<(u64, u64, Vec<u8>)> {
     let mut hasher = DefaultHasher::new();
     let mut joined = Vec::new();
     while reader.read_game(&mut game)? {
-        tiles(&game)
+        tokens_tile(&game)
             .map_err(|message| io::Error::other(format!("game {}: {message}", game.index())))?;
         (
             game.index(),
@@ -77,33 +78,4 @@ fn read_all<R: Read>(mut reader: Reader<R>) -> io::Result<(u64, u64, Vec<u8>)> {
         joined.extend_from_slice(game.bytes());
     }
     Ok((reader.games_read(), hasher.finish(), joined))
-}
-
-fn tiles(game: &Game) -> Result<(), String> {
-    let mut at = 0u32;
-    for Token { start, end, kind } in game.all_tokens() {
-        if start != at || end <= start {
-            return Err(format!(
-                "token {} at {start}..{end} does not follow {at}",
-                kind.name()
-            ));
-        }
-        at = end;
-    }
-    if at as usize != game.bytes().len() {
-        return Err(format!("tokens end at {at} of {}", game.bytes().len()));
-    }
-    Ok(())
-}
-
-/// A reader that hands out at most as many bytes as asked, from memory.
-struct Chunked<'a>(&'a [u8]);
-
-impl Read for Chunked<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = buf.len().min(self.0.len());
-        buf[..n].copy_from_slice(&self.0[..n]);
-        self.0 = &self.0[n..];
-        Ok(n)
-    }
 }

@@ -1,0 +1,27 @@
+//! The checks that planilla's tests, fuzz targets and corpus checkers share, each defined
+//! once here so that they cannot drift apart.
+//!
+//! - [`tokens_tile`] and [`check_game`]: what the reader and the tokenizer promise about
+//!   one game (every byte belongs to exactly one token, spans stay inside, the lossless
+//!   writer gives the bytes back).
+//! - [`convert_round_trip`]: what `convert` promises about any input (every game written
+//!   in every output encoding or the character it cannot hold named, games in = games
+//!   out, through another language and back equals straight to English).
+//! - [`Chunked`]: a reader that hands out as few bytes as asked, to reach every refill
+//!   path of the streaming reader.
+//!
+//! The corpus checkers that CI runs over `../shared/corpora` are this crate's binaries
+//! (`check-file`, `san-corpus`, `fen-corpus`): tools, not examples of the library.
+//!
+//! ```
+//! let game = planilla_parser::Game::from_bytes(&b"1. e4 e5 *"[..], Default::default());
+//! planilla_testkit::check_game(&game);
+//! ```
+
+#![warn(missing_docs)]
+
+mod convert;
+mod tokens;
+
+pub use convert::convert_round_trip;
+pub use tokens::{Chunked, check_game, tokens_tile};
