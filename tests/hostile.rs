@@ -353,38 +353,6 @@ fn reading_a_slice_never_fails() {
     let _ = Reader::new(&b""[..]).games_read();
 }
 
-/// A panic inside the reader (here from the input itself, standing in for a bug in the
-/// tokenizer) is an error naming the game; the games before it stand.
-#[test]
-fn a_panic_while_reading_is_an_error_naming_the_game() {
-    struct Bomb(Vec<u8>, usize);
-    impl Read for Bomb {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            assert!(self.1 < self.0.len(), "the input exploded");
-            let n = buf.len().min(self.0.len() - self.1).min(16);
-            buf[..n].copy_from_slice(&self.0[self.1..self.1 + n]);
-            self.1 += n;
-            Ok(n)
-        }
-    }
-    let data = format!("{}{}", good(1), good(2)).into_bytes();
-    let mut reader = ReaderBuilder::new().buffer_size(16).build(Bomb(data, 0));
-    let mut game = Game::new();
-    assert!(reader.read_game(&mut game).unwrap());
-    assert_eq!(game.tag("Event").as_deref(), Some("good 1"));
-    let error = reader.read_game(&mut game).unwrap_err().to_string();
-    assert!(
-        error.contains("internal error reading game 2 at byte"),
-        "{error}"
-    );
-    assert!(error.contains("the input exploded"), "{error}");
-    assert!(!reader.read_game(&mut game).unwrap());
-}
-
-/// An input that fails in the middle (a compressed file cut short, a disk error): every
-/// game of the text read before the failure is returned, the last one as the input ended
-/// there (complete or cut), then the error, saying how much text was read in how many
-/// games.
 #[test]
 fn a_read_error_comes_after_every_game_read_before_it() {
     struct Failing(Vec<u8>, usize);

@@ -39,8 +39,8 @@ pub trait Job: Sync {
     fn failed(&self, game: &Game, panic: &str) -> Self::Output;
 }
 
-/// Runs `job` on one game, turning a panic into [`Job::failed`]. This is the only place
-/// a panic of the work on a game is caught.
+/// Runs `job` on one game, turning a panic into [`Job::failed`]. With [`read_next`],
+/// the only place a panic is caught.
 fn work_on<J: Job>(job: &J, worker: &mut J::Worker, game: &Game) -> J::Output {
     match catch_unwind(AssertUnwindSafe(|| job.run(worker, game))) {
         Ok(output) => output,
@@ -49,6 +49,21 @@ fn work_on<J: Job>(job: &J, worker: &mut J::Worker, game: &Game) -> J::Output {
             job.failed(game, &panic_message(panic.as_ref()))
         }
     }
+}
+
+/// Reads the next game of `reader` into `game`, turning a panic of the tokenizer (a
+/// bug) into an error naming the game and its byte offset: the reader is then in an
+/// unknown state, so its input is read no further, while the games before it stand and
+/// the next input is read.
+fn read_next<R: Read>(reader: &mut Reader<R>, game: &mut Game) -> io::Result<bool> {
+    let (index, offset) = (reader.games_read() + 1, reader.offset());
+    catch_unwind(AssertUnwindSafe(|| reader.read_game(game))).unwrap_or_else(|panic| {
+        Err(io::Error::other(format!(
+            "internal error reading game {index} at byte {offset} ({}): a bug in planilla, \
+             please report it; the rest of this input is not read",
+            panic_message(panic.as_ref())
+        )))
+    })
 }
 
 /// What a caught panic says: its message, or "unknown panic".
@@ -321,7 +336,7 @@ fn read_games<R: Read>(
         if batch.len() <= used {
             batch.push(Game::new());
         }
-        match reader.read_game(&mut batch[used]) {
+        match read_next(reader, &mut batch[used]) {
             Ok(true) => {
                 bytes += batch[used].bytes().len();
                 used += 1;
@@ -393,7 +408,7 @@ fn read_whole<R: Read, E, J: Job>(
         }
     };
     loop {
-        match reader.read_game(game) {
+        match read_next(&mut reader, game) {
             Ok(true) => whole.results.push(work_on(job, worker, game)),
             Ok(false) => break,
             Err(e) => {
@@ -567,6 +582,71 @@ mod tests {
             ahead > 10 && ahead <= 2 * threads * 10,
             "{ahead} games started while the first batch was held"
         );
+    }
+
+    /// Gives `data` 16 bytes at a time, and panics when asked for more than `limit` of
+    /// them: a panic inside the reader, standing in for a bug in the tokenizer.
+    struct Bomb(Vec<u8>, usize, usize);
+
+    impl Read for Bomb {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            assert!(self.1 < self.2, "the input exploded");
+            let n = buf.len().min(self.0.len() - self.1).min(16);
+            buf[..n].copy_from_slice(&self.0[self.1..self.1 + n]);
+            self.1 += n;
+            Ok(n)
+        }
+    }
+
+    /// A panic inside the reader is an error naming the game and its byte offset; the
+    /// games before it stand, the input is read no further, and the next input is read;
+    /// the same for one thread and many, streamed or read whole.
+    #[test]
+    fn a_panic_while_reading_is_an_error_naming_the_game() {
+        let data = pgn_games(3);
+        let first = data.len() / 3;
+        let bomb = || {
+            ReaderBuilder::new()
+                .buffer_size(16)
+                .build(Bomb(data.clone(), 0, first + 8))
+        };
+        let named = |error: &io::Error| {
+            let error = error.to_string();
+            assert!(
+                error.starts_with(&format!("internal error reading game 2 at byte {first} ("))
+                    && error.contains("the input exploded")
+                    && error.ends_with("the rest of this input is not read"),
+                "{error}"
+            );
+        };
+        for threads in [1, 2] {
+            let pool = pool(threads);
+            let mut seen = Vec::new();
+            let result = process_stream(
+                bomb(),
+                BatchConfig::default(),
+                &pool,
+                &Each(Game::index),
+                |batch| {
+                    seen.extend_from_slice(batch);
+                    Ok(())
+                },
+            );
+            named(&result.expect_err("the panic is an error"));
+            assert_eq!(seen, [1], "{threads} threads");
+            let open = |&explodes: &bool| {
+                Ok::<_, ()>(if explodes {
+                    bomb()
+                } else {
+                    ReaderBuilder::new().build(Bomb(data.clone(), 0, usize::MAX))
+                })
+            };
+            let wholes = process_whole(&[true, false], &pool, open, &Each(Game::index));
+            assert_eq!(wholes[0].results, [1]);
+            named(wholes[0].error.as_ref().expect("the panic is an error"));
+            assert_eq!(wholes[1].results, [1, 2, 3]);
+            assert!(wholes[1].error.is_none());
+        }
     }
 
     /// Counts the games a worker has seen, and panics on every seventh game.
