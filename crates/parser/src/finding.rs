@@ -1,4 +1,10 @@
 //! Findings: problems in the input, reported as values with a byte span.
+//!
+//! This is the parser's own finding type, apart from the validator's: the parser knows
+//! no chess, no ply, position or variation path and no finding code beyond the text's
+//! (`syntax-error`, `encoding`), and it depends on no other crate of the workspace. The
+//! validator turns each of these into its located `Finding` (line, column, game) beside
+//! the findings of the replay.
 
 use std::borrow::Cow;
 use std::fmt;
