@@ -3,8 +3,8 @@
 //! encoding (or names the character the encoding cannot hold), never drops a game
 //! (reading the output gives as many games), and converting to another language first
 //! and then to English gives what converting straight to English gives
-//! (`planilla_testkit::convert_round_trip`, which `tests/hostile.rs` runs on every crash
-//! input found here).
+//! (`planilla_testkit::convert_round_trip`, which `tests/fuzz_regressions.rs` runs on
+//! every crash input found here).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

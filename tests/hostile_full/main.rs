@@ -7,8 +7,8 @@
 //! Each run keeps the promises of every run (no crash or hang, an allowed exit status,
 //! peak memory and time bounded), time grows linearly with the input, and the good games
 //! around the damage are reported clean while the damage is found at its line and
-//! column. Too slow for `cargo test` (about a minute on 2 cores, ~450 MB of files in the
-//! target directory), so `#[ignore]`d; `.ci/run` runs them:
+//! column. Too large for `cargo test` (~650 MB of files in the target directory, about
+//! 10 s on 2 cores), so `#[ignore]`d; `.ci/run` runs them:
 //! `cargo test --test hostile_full -- --ignored --test-threads 1` (one at a time, so
 //! the times compare).
 

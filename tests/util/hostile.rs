@@ -1,5 +1,5 @@
 //! What the hostile-input tests share, the small ones (`tests/hostile.rs`) and the
-//! full-size ones (`tests/hostile_full.rs`): a good game to put around the damage, the
+//! full-size ones (`tests/hostile_full/`): a good game to put around the damage, the
 //! place of a byte, and the promises every run keeps.
 
 use planilla_parser::{Game, ReaderBuilder};

@@ -11,7 +11,8 @@
 //!   path of the streaming reader.
 //!
 //! The corpus checkers that CI runs over `../shared/corpora` are this crate's binaries
-//! (`check-file`, `san-corpus`, `fen-corpus`): tools, not examples of the library.
+//! (`check-file`, `san-corpus`, `fen-corpus`, `round-trip`): tools, not examples of the
+//! library.
 //!
 //! ```
 //! let game = planilla_parser::Game::from_bytes(&b"1. e4 e5 *"[..], Default::default());

@@ -75,7 +75,7 @@ fn is_piece_letter(b: u8) -> bool {
 }
 
 /// A piece letter written in lower case (`nf3`, Spanish `tc1`) that is no file letter:
-/// the letters of the languages in notation-and-rules.md past `h`, but `o` (castling)
+/// the piece letters of the languages in docs/notation.md past `h`, but `o` (castling)
 /// and `x` (a capture). The move parser reads them and notes the form.
 fn is_lowercase_piece_letter(b: u8) -> bool {
     matches!(b, b'k' | b'l' | b'n' | b'p' | b'q' | b'r' | b's' | b't')
