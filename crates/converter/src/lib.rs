@@ -297,6 +297,13 @@ impl OutputEncoding {
     }
 }
 
+impl fmt::Display for OutputEncoding {
+    /// The command-line spelling ([`OutputEncoding::name`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl std::str::FromStr for OutputEncoding {
     type Err = String;
 
@@ -444,6 +451,19 @@ mod tests {
             ..Options::default()
         })
         .convert(&game)
+    }
+
+    /// Every output encoding reads back from the spelling it displays.
+    #[test]
+    fn output_encodings_read_back_from_their_names() {
+        for encoding in [
+            OutputEncoding::Utf8,
+            OutputEncoding::Windows1252,
+            OutputEncoding::Latin1,
+        ] {
+            assert_eq!(encoding.to_string().parse(), Ok(encoding));
+        }
+        assert!("latin-2".parse::<OutputEncoding>().is_err());
     }
 
     #[test]
