@@ -61,6 +61,7 @@ mod finding;
 mod game;
 mod lexer;
 pub mod reader;
+pub mod tag_values;
 mod token;
 mod writer;
 
