@@ -1,0 +1,180 @@
+//! The tag check: standard tags whose values their definition excludes (`tag-value`)
+//! and Seven Tag Roster tags a game lacks (`missing-tag`).
+//!
+//! The syntax of the values is the parser's ([`planilla_parser::tag_values`]); this
+//! module decides which tags are judged and reports them. Tag names are compared without
+//! case, as the reader keeps them: a `[date "..."]` tag is a Date tag, judged as one and
+//! not missing.
+//!
+//! A game with no tag section at all (a bare movetext file, a game pasted from a book) has
+//! no `missing-tag`: one note per game saying that every roster tag is missing tells its
+//! reader nothing. A game that has tags, even tags only (a broadcast's tag-only export of
+//! rounds not played yet), is judged: one `missing-tag` note per game lists every roster
+//! tag it lacks, at its first tag.
+
+use crate::finding::{Code, Finding};
+use planilla_parser::Game;
+use planilla_parser::tag_values::{
+    TagValueError, parse_date, parse_elo, parse_fide_id, parse_round, parse_set_up, parse_time,
+    parse_time_control,
+};
+
+/// The Seven Tag Roster, in the standard's order.
+const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// The tags whose values are judged, each with the check of its value.
+type ValueCheck = fn(&str) -> Result<(), TagValueError>;
+const VALUE_CHECKS: [(&str, ValueCheck); 11] = [
+    ("Date", |v| parse_date(v).map(drop)),
+    ("EventDate", |v| parse_date(v).map(drop)),
+    ("UTCDate", |v| parse_date(v).map(drop)),
+    ("Round", |v| parse_round(v).map(drop)),
+    ("WhiteElo", |v| parse_elo(v).map(drop)),
+    ("BlackElo", |v| parse_elo(v).map(drop)),
+    ("WhiteFideId", |v| parse_fide_id(v).map(drop)),
+    ("BlackFideId", |v| parse_fide_id(v).map(drop)),
+    ("TimeControl", |v| parse_time_control(v).map(drop)),
+    ("SetUp", |v| parse_set_up(v).map(drop)),
+    ("UTCTime", |v| parse_time(v).map(drop)),
+];
+
+/// Appends the `missing-tag` and `tag-value` findings of `game`'s tags to `out`: the
+/// missing tags first (reported at the first tag), then each bad value in tag order.
+pub(crate) fn check_tags(game: &Game, out: &mut Vec<Finding>) {
+    let tags = game.tags();
+    let Some(first) = tags.first() else {
+        return;
+    };
+    let bytes = game.bytes();
+    let tag_start = |t: &planilla_parser::TagSpans| game.tokens()[t.token as usize].start as usize;
+
+    let mut present = [false; ROSTER.len()];
+    for t in tags {
+        let name = &bytes[t.name_span()];
+        if let Some(i) = ROSTER
+            .iter()
+            .position(|r| name.eq_ignore_ascii_case(r.as_bytes()))
+        {
+            present[i] = true;
+        }
+    }
+    let missing: Vec<&str> = ROSTER
+        .iter()
+        .zip(present)
+        .filter(|(_, here)| !here)
+        .map(|(name, _)| *name)
+        .collect();
+    if !missing.is_empty() {
+        let message = match missing.as_slice() {
+            [one] => format!("Seven Tag Roster tag {one} missing"),
+            many => format!("Seven Tag Roster tags {} missing", many.join(", ")),
+        };
+        out.push(Finding::in_game(
+            Code::MissingTag,
+            game,
+            tag_start(first),
+            message,
+        ));
+    }
+
+    for (t, (name, value)) in tags.iter().zip(game.tag_pairs()) {
+        let Some((_, check)) = VALUE_CHECKS
+            .iter()
+            .find(|(n, _)| name.eq_ignore_ascii_case(n))
+        else {
+            continue;
+        };
+        if let Err(e) = check(&value) {
+            out.push(Finding::in_game(
+                Code::TagValue,
+                game,
+                tag_start(t),
+                format!("tag {name} \"{value}\": {e}"),
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn findings(pgn: &str) -> Vec<(Code, u64, String)> {
+        let game = Game::from_bytes(pgn, Default::default());
+        let mut out = Vec::new();
+        check_tags(&game, &mut out);
+        out.into_iter()
+            .map(|f| (f.code, f.line, f.message))
+            .collect()
+    }
+
+    const ROSTER_TAGS: &str = "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.02.29\"]\n[Round \"5.12\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"*\"]\n";
+
+    #[test]
+    fn a_complete_roster_with_good_values_has_no_finding() {
+        let pgn = format!(
+            "{ROSTER_TAGS}[WhiteElo \"2750\"]\n[BlackElo \"\"]\n[WhiteFideId \"1503014\"]\n[BlackFideId \"-\"]\n[TimeControl \"40/7200:3600\"]\n[EventDate \"2024.??.??\"]\n[UTCDate \"2024.02.29\"]\n[UTCTime \"23:59:59\"]\n[SetUp \"0\"]\n\n1. e4 *\n"
+        );
+        assert_eq!(findings(&pgn), []);
+    }
+
+    #[test]
+    fn no_tags_no_finding_and_tags_only_is_a_game() {
+        assert_eq!(findings("1. e4 e5 *\n"), []);
+        assert_eq!(
+            findings("[White \"w\"]\n[Black \"b\"]\n"),
+            [(
+                Code::MissingTag,
+                1,
+                "Seven Tag Roster tags Event, Site, Date, Round, Result missing".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn each_bad_value_is_named_at_its_tag() {
+        let pgn = ROSTER_TAGS
+            .replace("2024.02.29", "2023.02.29")
+            .replace("[Site \"s\"]\n", "")
+            .replace("5.12", "R5")
+            + "[WhiteElo \"?\"]\n[TimeControl \"90 min + 30 s\"]\n[BlackFideId \"1234567890\"]\n[setup \"2\"]\n[UTCTime \"24:00:00\"]\n";
+        assert_eq!(
+            findings(&pgn),
+            [
+                (Code::MissingTag, 1, "Seven Tag Roster tag Site missing".to_string()),
+                (
+                    Code::TagValue,
+                    2,
+                    "tag Date \"2023.02.29\": no such day in that month".to_string()
+                ),
+                (
+                    Code::TagValue,
+                    3,
+                    "tag Round \"R5\": not a round (?, - or numbers joined by dots)".to_string()
+                ),
+                (
+                    Code::TagValue,
+                    7,
+                    "tag WhiteElo \"?\": not a rating (digits, - or empty)".to_string()
+                ),
+                (
+                    Code::TagValue,
+                    8,
+                    "tag TimeControl \"90 min + 30 s\": not a time control (?, -, or fields like 40/7200, 300+2, 3600, *180 joined by :)".to_string()
+                ),
+                (
+                    Code::TagValue,
+                    9,
+                    "tag BlackFideId \"1234567890\": not a FIDE id (at most 9 digits)".to_string()
+                ),
+                (Code::TagValue, 10, "tag setup \"2\": not 0 or 1".to_string()),
+                (
+                    Code::TagValue,
+                    11,
+                    "tag UTCTime \"24:00:00\": no such time (hours 00-23, minutes and seconds 00-59)"
+                        .to_string()
+                ),
+            ]
+        );
+    }
+}
