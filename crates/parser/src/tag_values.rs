@@ -95,7 +95,12 @@ pub fn parse_date(value: &str) -> Result<Date, TagValueError> {
             None => 31,
         };
         if d == 0 || d > u16::from(last) {
-            return Err(refuse("no such day in that month"));
+            return Err(refuse(match last {
+                28 => "no such day (the month has 28 days that year)",
+                29 => "no such day (the month has at most 29 days)",
+                30 => "no such day (the month has 30 days)",
+                _ => "no such day (01-31)",
+            }));
         }
     }
     Ok(Date {

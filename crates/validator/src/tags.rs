@@ -145,7 +145,7 @@ mod tests {
                 (
                     Code::TagValue,
                     2,
-                    "tag Date \"2023.02.29\": no such day in that month".to_string()
+                    "tag Date \"2023.02.29\": no such day (the month has 28 days that year)".to_string()
                 ),
                 (
                     Code::TagValue,
