@@ -6,11 +6,12 @@
 //! case, as the reader keeps them: a `[date "..."]` tag is a Date tag, judged as one and
 //! not missing.
 //!
-//! A game with no tag section at all (a bare movetext file, a game pasted from a book) has
-//! no `missing-tag`: one note per game saying that every roster tag is missing tells its
-//! reader nothing. A game that has tags, even tags only (a broadcast's tag-only export of
-//! rounds not played yet), is judged: one `missing-tag` note per game lists every roster
-//! tag it lacks, at its first tag.
+//! A game with no roster tag at all has no `missing-tag`: a bare movetext file, a game
+//! pasted from a book, an opening book's entries (`[ECO]`, `[Opening]` only) or puzzles
+//! (`[FEN]` only) are no game records, and a note per game saying that every roster tag is
+//! missing would tell their reader nothing. A game with one roster tag or more, even a
+//! game of tags only (a broadcast's tag-only export of rounds not played yet), is judged:
+//! one `missing-tag` note per game lists every roster tag it lacks, at its first tag.
 
 use crate::finding::{Code, Finding};
 use planilla_parser::Game;
@@ -64,7 +65,7 @@ pub(crate) fn check_tags(game: &Game, out: &mut Vec<Finding>) {
         .filter(|(_, here)| !here)
         .map(|(name, _)| *name)
         .collect();
-    if !missing.is_empty() {
+    if !missing.is_empty() && missing.len() < ROSTER.len() {
         let message = match missing.as_slice() {
             [one] => format!("Seven Tag Roster tag {one} missing"),
             many => format!("Seven Tag Roster tags {} missing", many.join(", ")),
@@ -121,6 +122,10 @@ mod tests {
     #[test]
     fn no_tags_no_finding_and_tags_only_is_a_game() {
         assert_eq!(findings("1. e4 e5 *\n"), []);
+        assert_eq!(
+            findings("[ECO \"A00\"]\n[Opening \"Irregular\"]\n\n*\n"),
+            []
+        );
         assert_eq!(
             findings("[White \"w\"]\n[Black \"b\"]\n"),
             [(
