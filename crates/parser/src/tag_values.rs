@@ -24,8 +24,8 @@
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while_m_n};
 use nom::character::complete::{char, digit1};
-use nom::combinator::{all_consuming, map, map_res, opt, value as constant};
-use nom::multi::separated_list1;
+use nom::combinator::{all_consuming, map, map_res, opt, recognize, value as constant};
+use nom::multi::{many0_count, separated_list1};
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 use std::fmt;
@@ -69,23 +69,7 @@ pub struct Date {
 /// A value not of the form `YYYY.MM.DD` (each part digits or all `?`), a month outside
 /// 1-12, or a day the month (of that year, when known) does not have.
 pub fn parse_date(value: &str) -> Result<Date, TagValueError> {
-    const FORM: TagValueError = refuse("not a date (YYYY.MM.DD, ?? for unknown parts)");
-    fn part(n: usize) -> impl FnMut(&str) -> IResult<&str, Option<u16>> {
-        move |i| {
-            alt((
-                map(take_while_m_n(n, n, |c| c == '?'), |_| None),
-                map_res(
-                    take_while_m_n(n, n, |c: char| c.is_ascii_digit()),
-                    |d: &str| d.parse::<u16>().map(Some),
-                ),
-            ))
-            .parse(i)
-        }
-    }
-    let (_, (year, _, month, _, day)) =
-        all_consuming((part(4), char('.'), part(2), char('.'), part(2)))
-            .parse(value)
-            .map_err(|_: nom::Err<nom::error::Error<&str>>| FORM)?;
+    let (year, month, day) = date_parts(value)?;
     if month.is_some_and(|m| !(1..=12).contains(&m)) {
         return Err(refuse("no such month (01-12)"));
     }
@@ -110,6 +94,47 @@ pub fn parse_date(value: &str) -> Result<Date, TagValueError> {
     })
 }
 
+/// The year, month and day of a date's form `YYYY.MM.DD` (`None` for a part of `?`).
+/// A date of digits only, the common case, is read by hand; others by [`date_parts_nom`]
+/// (a unit test checks that both agree).
+fn date_parts(value: &str) -> Result<(Option<u16>, Option<u16>, Option<u16>), TagValueError> {
+    let b = value.as_bytes();
+    let digits = |r: std::ops::Range<usize>| {
+        b[r].iter().try_fold(0u16, |n, &c| {
+            c.is_ascii_digit().then(|| n * 10 + u16::from(c - b'0'))
+        })
+    };
+    if b.len() == 10 && b[4] == b'.' && b[7] == b'.' {
+        if let (Some(y), Some(m), Some(d)) = (digits(0..4), digits(5..7), digits(8..10)) {
+            return Ok((Some(y), Some(m), Some(d)));
+        }
+    }
+    date_parts_nom(value)
+}
+
+/// [`date_parts`] by nom, for every form.
+fn date_parts_nom(value: &str) -> Result<(Option<u16>, Option<u16>, Option<u16>), TagValueError> {
+    fn part(n: usize) -> impl FnMut(&str) -> IResult<&str, Option<u16>> {
+        move |i| {
+            alt((
+                map(take_while_m_n(n, n, |c| c == '?'), |_| None),
+                map_res(
+                    take_while_m_n(n, n, |c: char| c.is_ascii_digit()),
+                    |d: &str| d.parse::<u16>().map(Some),
+                ),
+            ))
+            .parse(i)
+        }
+    }
+    let (_, (year, _, month, _, day)) =
+        all_consuming((part(4), char('.'), part(2), char('.'), part(2)))
+            .parse(value)
+            .map_err(|_: nom::Err<nom::error::Error<&str>>| {
+                refuse("not a date (YYYY.MM.DD, ?? for unknown parts)")
+            })?;
+    Ok((year, month, day))
+}
+
 /// The days of `month` (1-12) in `year`; February has 29 when the year is not known.
 fn days_in_month(year: Option<u16>, month: u8) -> u8 {
     match month {
@@ -123,26 +148,46 @@ fn days_in_month(year: Option<u16>, month: u8) -> u8 {
 }
 
 /// A `Round` value.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Round {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Round<'a> {
     /// `?`: not known.
     Unknown,
     /// `-`: does not apply.
     NotApplicable,
-    /// Dot-separated numbers: `5` is `[5]`, `5.12` (round 5, board 12) is `[5, 12]`.
-    Numbers(Vec<u32>),
+    /// Dot-separated numbers, as written: `5`, or `5.12` (round 5, board 12); read them
+    /// with [`Round::numbers`].
+    Numbers(&'a str),
 }
 
-/// Parses a `Round` value (`?`, `-`, `5`, `5.12`, `1.1`).
+impl Round<'_> {
+    /// The numbers of a [`Round::Numbers`] (`5.12` gives 5 and 12); none otherwise.
+    pub fn numbers(&self) -> impl Iterator<Item = u32> + '_ {
+        let text = match self {
+            Round::Numbers(text) => *text,
+            _ => "",
+        };
+        text.split('.')
+            .filter(|part| !part.is_empty())
+            .filter_map(|part| part.parse().ok())
+    }
+}
+
+/// Parses a `Round` value (`?`, `-`, `5`, `5.12`, `1.1`) without allocating.
 ///
 /// # Errors
 ///
 /// Anything else: empty, letters, an empty part (`5.`), a number over `u32`.
-pub fn parse_round(value: &str) -> Result<Round, TagValueError> {
+pub fn parse_round(value: &str) -> Result<Round<'_>, TagValueError> {
     all_consuming(alt((
         constant(Round::Unknown, char('?')),
         constant(Round::NotApplicable, char('-')),
-        map(separated_list1(char('.'), number::<u32>), Round::Numbers),
+        map(
+            recognize((
+                number::<u32>,
+                many0_count(preceded(char('.'), number::<u32>)),
+            )),
+            Round::Numbers,
+        ),
     )))
     .parse(value)
     .map(|(_, r)| r)
@@ -160,6 +205,9 @@ pub fn parse_elo(value: &str) -> Result<Option<u32>, TagValueError> {
     if value.is_empty() || value == "-" {
         return Ok(None);
     }
+    if let Some(n) = short_number(value) {
+        return Ok(Some(n));
+    }
     whole(number::<u32>, value)
         .map(Some)
         .map_err(|_| refuse("not a rating (digits, - or empty)"))
@@ -174,6 +222,9 @@ pub fn parse_elo(value: &str) -> Result<Option<u32>, TagValueError> {
 pub fn parse_fide_id(value: &str) -> Result<Option<u32>, TagValueError> {
     if value.is_empty() || value == "-" {
         return Ok(None);
+    }
+    if let Some(n) = short_number(value) {
+        return Ok(Some(n));
     }
     if value.len() > 9 {
         return Err(refuse("not a FIDE id (at most 9 digits)"));
@@ -271,7 +322,39 @@ pub struct Period {
 ///
 /// Anything else: text (`90 min + 30 s`), an empty field, a missing number.
 pub fn parse_time_control(value: &str) -> Result<TimeControl, TagValueError> {
-    let period = alt((
+    all_consuming(alt((
+        constant(TimeControl::Unknown, tag("?")),
+        constant(TimeControl::None, tag("-")),
+        map(separated_list1(char(':'), period), TimeControl::Periods),
+    )))
+    .parse(value)
+    .map(|(_, tc)| tc)
+    .map_err(|_: nom::Err<nom::error::Error<&str>>| TIME_CONTROL_FORM)
+}
+
+/// Whether [`parse_time_control`] accepts `value`, without building its periods (for a
+/// check that runs on every game).
+///
+/// # Errors
+///
+/// As [`parse_time_control`].
+pub fn check_time_control(value: &str) -> Result<(), TagValueError> {
+    all_consuming(alt((
+        constant((), tag("?")),
+        constant((), tag("-")),
+        constant((), (period, many0_count(preceded(char(':'), period)))),
+    )))
+    .parse(value)
+    .map(drop)
+    .map_err(|_: nom::Err<nom::error::Error<&str>>| TIME_CONTROL_FORM)
+}
+
+const TIME_CONTROL_FORM: TagValueError =
+    refuse("not a time control (?, -, or fields like 40/7200, 300+2, 3600, *180 joined by :)");
+
+/// One field of a time control: `*180`, `40/7200`, `300+2`, `3600` or `40/5400+30`.
+fn period(i: &str) -> IResult<&str, Period> {
+    alt((
         map(preceded(char('*'), number::<u32>), |seconds| Period {
             moves: None,
             seconds,
@@ -291,16 +374,19 @@ pub fn parse_time_control(value: &str) -> Result<TimeControl, TagValueError> {
                 sandclock: false,
             },
         ),
-    ));
-    all_consuming(alt((
-        constant(TimeControl::Unknown, tag("?")),
-        constant(TimeControl::None, tag("-")),
-        map(separated_list1(char(':'), period), TimeControl::Periods),
-    )))
-    .parse(value)
-    .map(|(_, tc)| tc)
-    .map_err(|_: nom::Err<nom::error::Error<&str>>| {
-        refuse("not a time control (?, -, or fields like 40/7200, 300+2, 3600, *180 joined by :)")
+    ))
+    .parse(i)
+}
+
+/// A value of 1 to 9 ASCII digits, read by hand (the common case of ratings and ids;
+/// the nom parsers read the rest).
+fn short_number(value: &str) -> Option<u32> {
+    let b = value.as_bytes();
+    if b.is_empty() || b.len() > 9 {
+        return None;
+    }
+    b.iter().try_fold(0u32, |n, &c| {
+        c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0'))
     })
 }
 
@@ -325,10 +411,46 @@ mod tests {
     use super::*;
 
     /// Each case: the value and whether it is accepted.
-    fn table<T: fmt::Debug>(parse: fn(&str) -> Result<T, TagValueError>, cases: &[(&str, bool)]) {
+    fn table<T: fmt::Debug>(
+        parse: impl Fn(&str) -> Result<T, TagValueError>,
+        cases: &[(&str, bool)],
+    ) {
         for &(value, ok) in cases {
             let got = parse(value);
             assert_eq!(got.is_ok(), ok, "{value:?}: {got:?}");
+        }
+    }
+
+    /// The hand-read fast paths agree with the nom parsers.
+    #[test]
+    fn fast_paths_agree_with_nom() {
+        for value in [
+            "2024.02.29",
+            "2024.13.01",
+            "0000.00.00",
+            "2024.??.01",
+            "2024-01-01",
+            "2024.1.10",
+            "20240.1.10",
+            "x024.01.01",
+            "2024.01.0\u{e9}",
+        ] {
+            assert_eq!(date_parts(value), date_parts_nom(value), "{value}");
+        }
+        for value in [
+            "0",
+            "2750",
+            "123456789",
+            "1234567890",
+            "27a0",
+            "",
+            "+5",
+            "-5",
+        ] {
+            let nom = whole(number::<u32>, value)
+                .ok()
+                .filter(|_| value.len() <= 9);
+            assert_eq!(short_number(value), nom, "{value}");
         }
     }
 
@@ -376,7 +498,7 @@ mod tests {
     #[test]
     fn rounds() {
         table(
-            parse_round,
+            |v| parse_round(v).map(|r| r.numbers().collect::<Vec<_>>()),
             &[
                 ("?", true),
                 ("-", true),
@@ -395,7 +517,12 @@ mod tests {
                 ("99999999999", false),
             ],
         );
-        assert_eq!(parse_round("5.12"), Ok(Round::Numbers(vec![5, 12])));
+        assert_eq!(parse_round("5.12"), Ok(Round::Numbers("5.12")));
+        assert_eq!(
+            parse_round("5.12").unwrap().numbers().collect::<Vec<_>>(),
+            [5, 12]
+        );
+        assert_eq!(parse_round("?").unwrap().numbers().count(), 0);
     }
 
     #[test]
@@ -462,35 +589,34 @@ mod tests {
 
     #[test]
     fn time_controls() {
-        table(
-            parse_time_control,
-            &[
-                ("?", true),
-                ("-", true),
-                ("40/7200:3600", true),
-                ("300+2", true),
-                ("*180", true),
-                ("3600", true),
-                ("40/7200:20/3600:900+30", true),
-                ("40/5400+30:1800+30", true),
-                ("60+0", true),
-                ("", false),
-                ("40/", false),
-                ("/7200", false),
-                ("300+", false),
-                ("+2", false),
-                ("300:", false),
-                (":300", false),
-                ("*", false),
-                ("*40/180", false),
-                ("300+2+1", false),
-                ("90 min + 30 s", false),
-                ("15 min. + 10 s. per move", false),
-                ("5'+3\"", false),
-                ("G/90", false),
-                ("??", false),
-            ],
-        );
+        let cases = [
+            ("?", true),
+            ("-", true),
+            ("40/7200:3600", true),
+            ("300+2", true),
+            ("*180", true),
+            ("3600", true),
+            ("40/7200:20/3600:900+30", true),
+            ("40/5400+30:1800+30", true),
+            ("60+0", true),
+            ("", false),
+            ("40/", false),
+            ("/7200", false),
+            ("300+", false),
+            ("+2", false),
+            ("300:", false),
+            (":300", false),
+            ("*", false),
+            ("*40/180", false),
+            ("300+2+1", false),
+            ("90 min + 30 s", false),
+            ("15 min. + 10 s. per move", false),
+            ("5'+3\"", false),
+            ("G/90", false),
+            ("??", false),
+        ];
+        table(parse_time_control, &cases);
+        table(check_time_control, &cases);
         let period = |moves, seconds, increment, sandclock| Period {
             moves,
             seconds,

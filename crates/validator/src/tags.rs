@@ -14,51 +14,103 @@
 //! one `missing-tag` note per game lists every roster tag it lacks, at its first tag.
 
 use crate::finding::{Code, Finding};
-use planilla_parser::Game;
 use planilla_parser::tag_values::{
-    TagValueError, parse_date, parse_elo, parse_fide_id, parse_round, parse_set_up, parse_time,
-    parse_time_control,
+    TagValueError, check_time_control, parse_date, parse_elo, parse_fide_id, parse_round,
+    parse_set_up, parse_time,
 };
+use planilla_parser::{Game, TagSpans};
+use std::borrow::Cow;
 
 /// The Seven Tag Roster, in the standard's order.
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
-/// The tags whose values are judged, each with the check of its value.
+/// The check of a tag's value.
 type ValueCheck = fn(&str) -> Result<(), TagValueError>;
-const VALUE_CHECKS: [(&str, ValueCheck); 11] = [
-    ("Date", |v| parse_date(v).map(drop)),
-    ("EventDate", |v| parse_date(v).map(drop)),
-    ("UTCDate", |v| parse_date(v).map(drop)),
-    ("Round", |v| parse_round(v).map(drop)),
-    ("WhiteElo", |v| parse_elo(v).map(drop)),
-    ("BlackElo", |v| parse_elo(v).map(drop)),
-    ("WhiteFideId", |v| parse_fide_id(v).map(drop)),
-    ("BlackFideId", |v| parse_fide_id(v).map(drop)),
-    ("TimeControl", |v| parse_time_control(v).map(drop)),
-    ("SetUp", |v| parse_set_up(v).map(drop)),
-    ("UTCTime", |v| parse_time(v).map(drop)),
+
+/// The tags this check knows: name, index in [`ROSTER`] if a roster tag, and the check of
+/// its value if judged.
+const KNOWN: [(&str, Option<usize>, Option<ValueCheck>); 16] = [
+    ("Event", Some(0), None),
+    ("Site", Some(1), None),
+    ("Date", Some(2), Some(|v| parse_date(v).map(drop))),
+    ("Round", Some(3), Some(|v| parse_round(v).map(drop))),
+    ("White", Some(4), None),
+    ("Black", Some(5), None),
+    ("Result", Some(6), None),
+    ("EventDate", None, Some(|v| parse_date(v).map(drop))),
+    ("UTCDate", None, Some(|v| parse_date(v).map(drop))),
+    ("WhiteElo", None, Some(|v| parse_elo(v).map(drop))),
+    ("BlackElo", None, Some(|v| parse_elo(v).map(drop))),
+    ("WhiteFideId", None, Some(|v| parse_fide_id(v).map(drop))),
+    ("BlackFideId", None, Some(|v| parse_fide_id(v).map(drop))),
+    ("TimeControl", None, Some(check_time_control)),
+    ("SetUp", None, Some(|v| parse_set_up(v).map(drop))),
+    ("UTCTime", None, Some(|v| parse_time(v).map(drop))),
 ];
+
+/// The entry of [`KNOWN`] for a tag name, compared without case: most names of a game are
+/// told apart by their length alone.
+fn known(name: &[u8]) -> Option<&'static (&'static str, Option<usize>, Option<ValueCheck>)> {
+    let candidates: &[usize] = match name.len() {
+        4 => &[1, 2],
+        5 => &[0, 3, 4, 5, 14],
+        6 => &[6],
+        7 => &[8, 15],
+        8 => &[9, 10],
+        9 => &[7],
+        11 => &[11, 12, 13],
+        _ => return None,
+    };
+    // Names as the standard writes them first: a plain comparison, no case folding.
+    let mut entries = candidates.iter().map(|&i| &KNOWN[i]);
+    entries
+        .clone()
+        .find(|(known, _, _)| name == known.as_bytes())
+        .or_else(|| entries.find(|(known, _, _)| name.eq_ignore_ascii_case(known.as_bytes())))
+}
 
 /// Appends the `missing-tag` and `tag-value` findings of `game`'s tags to `out`: the
 /// missing tags first (reported at the first tag), then each bad value in tag order.
+///
+/// Tags are few, but every game has them: names are compared as raw bytes (lengths
+/// first), and a value is decoded only when it is not plain ASCII without escapes.
 pub(crate) fn check_tags(game: &Game, out: &mut Vec<Finding>) {
     let tags = game.tags();
     let Some(first) = tags.first() else {
         return;
     };
     let bytes = game.bytes();
-    let tag_start = |t: &planilla_parser::TagSpans| game.tokens()[t.token as usize].start as usize;
-
+    let tag_start = |t: &TagSpans| game.tokens()[t.token as usize].start as usize;
+    let mark = out.len();
     let mut present = [false; ROSTER.len()];
-    for t in tags {
+
+    for (i, t) in tags.iter().enumerate() {
         let name = &bytes[t.name_span()];
-        if let Some(i) = ROSTER
-            .iter()
-            .position(|r| name.eq_ignore_ascii_case(r.as_bytes()))
-        {
-            present[i] = true;
+        let Some(&(_, roster, check)) = known(name) else {
+            continue;
+        };
+        if let Some(r) = roster {
+            present[r] = true;
+        }
+        let Some(check) = check else {
+            continue;
+        };
+        let raw = &bytes[t.value_span()];
+        let value: Cow<'_, str> = match std::str::from_utf8(raw) {
+            Ok(plain) if plain.is_ascii() && !raw.contains(&b'\\') => Cow::Borrowed(plain),
+            _ => game.tag_pairs().nth(i).map(|(_, v)| v).unwrap_or_default(),
+        };
+        if let Err(e) = check(&value) {
+            let name = game.decode(t.name_span());
+            out.push(Finding::in_game(
+                Code::TagValue,
+                game,
+                tag_start(t),
+                format!("tag {name} \"{value}\": {e}"),
+            ));
         }
     }
+
     let missing: Vec<&str> = ROSTER
         .iter()
         .zip(present)
@@ -70,29 +122,11 @@ pub(crate) fn check_tags(game: &Game, out: &mut Vec<Finding>) {
             [one] => format!("Seven Tag Roster tag {one} missing"),
             many => format!("Seven Tag Roster tags {} missing", many.join(", ")),
         };
-        out.push(Finding::in_game(
-            Code::MissingTag,
-            game,
-            tag_start(first),
-            message,
-        ));
-    }
-
-    for (t, (name, value)) in tags.iter().zip(game.tag_pairs()) {
-        let Some((_, check)) = VALUE_CHECKS
-            .iter()
-            .find(|(n, _)| name.eq_ignore_ascii_case(n))
-        else {
-            continue;
-        };
-        if let Err(e) = check(&value) {
-            out.push(Finding::in_game(
-                Code::TagValue,
-                game,
-                tag_start(t),
-                format!("tag {name} \"{value}\": {e}"),
-            ));
-        }
+        // Before the values' findings: it sits at the first tag.
+        out.insert(
+            mark,
+            Finding::in_game(Code::MissingTag, game, tag_start(first), message),
+        );
     }
 }
 
@@ -110,6 +144,20 @@ mod tests {
     }
 
     const ROSTER_TAGS: &str = "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.02.29\"]\n[Round \"5.12\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"*\"]\n";
+
+    /// The length table of [`known`] finds every known name, in any case.
+    #[test]
+    fn every_known_name_is_found() {
+        for entry in &KNOWN {
+            assert_eq!(known(entry.0.as_bytes()).map(|e| e.0), Some(entry.0));
+            assert_eq!(
+                known(entry.0.to_lowercase().as_bytes()).map(|e| e.0),
+                Some(entry.0)
+            );
+        }
+        assert!(known(b"ECO").is_none());
+        assert!(known(b"Opening").is_none());
+    }
 
     #[test]
     fn a_complete_roster_with_good_values_has_no_finding() {
