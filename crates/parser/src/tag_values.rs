@@ -94,26 +94,31 @@ pub fn parse_date(value: &str) -> Result<Date, TagValueError> {
     })
 }
 
+/// Year, month and day as written, `None` for a part of `?`.
+type DateParts = (Option<u16>, Option<u16>, Option<u16>);
+
 /// The year, month and day of a date's form `YYYY.MM.DD` (`None` for a part of `?`).
 /// A date of digits only, the common case, is read by hand; others by [`date_parts_nom`]
 /// (a unit test checks that both agree).
-fn date_parts(value: &str) -> Result<(Option<u16>, Option<u16>, Option<u16>), TagValueError> {
+fn date_parts(value: &str) -> Result<DateParts, TagValueError> {
     let b = value.as_bytes();
     let digits = |r: std::ops::Range<usize>| {
         b[r].iter().try_fold(0u16, |n, &c| {
             c.is_ascii_digit().then(|| n * 10 + u16::from(c - b'0'))
         })
     };
-    if b.len() == 10 && b[4] == b'.' && b[7] == b'.' {
-        if let (Some(y), Some(m), Some(d)) = (digits(0..4), digits(5..7), digits(8..10)) {
-            return Ok((Some(y), Some(m), Some(d)));
-        }
+    if b.len() == 10
+        && b[4] == b'.'
+        && b[7] == b'.'
+        && let (Some(y), Some(m), Some(d)) = (digits(0..4), digits(5..7), digits(8..10))
+    {
+        return Ok((Some(y), Some(m), Some(d)));
     }
     date_parts_nom(value)
 }
 
 /// [`date_parts`] by nom, for every form.
-fn date_parts_nom(value: &str) -> Result<(Option<u16>, Option<u16>, Option<u16>), TagValueError> {
+fn date_parts_nom(value: &str) -> Result<DateParts, TagValueError> {
     fn part(n: usize) -> impl FnMut(&str) -> IResult<&str, Option<u16>> {
         move |i| {
             alt((
