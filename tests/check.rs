@@ -70,6 +70,10 @@ golden_cases! {
     mixed_encoding: "mixed-encoding.pgn", [] => "mixed-encoding.jsonl", exit 0;
     syntax: "syntax.pgn", [] => "syntax.jsonl", exit 1;
     select: "notation.pgn", ["--select", "check-mark,capture-mark"] => "notation.select.jsonl", exit 0;
+    tags: "tags.pgn", [] => "tags.jsonl", exit 0;
+    tags_select: "tags.pgn", ["--select", "tag-value"] => "tags.select.jsonl", exit 0;
+    tags_ignore_fail_on: "tags.pgn", ["--ignore", "missing-tag", "--fail-on", "warning"] => "tags.ignore.jsonl", exit 1;
+    tags_select_missing_fail_on_note: "tags.pgn", ["--select", "missing-tag", "--fail-on", "note"] => "tags.missing.jsonl", exit 1;
     ignore_fail_on: "draws.pgn", ["--ignore", "move-after-game-end,result-mismatch", "--fail-on", "warning"] => "draws.ignore.jsonl", exit 1;
 }
 
@@ -77,6 +81,37 @@ golden_cases! {
 fn human_format() {
     let out = planilla(&["check", "corpora/check/illegal.pgn"]);
     golden("illegal.txt", &out.stdout);
+}
+
+/// The tag findings in the human and GitHub formats, and in SARIF with their rules and
+/// levels (no SARIF golden: its rule list grows with every code).
+#[test]
+fn tags_in_every_format() {
+    let out = planilla(&["check", "corpora/check/tags.pgn"]);
+    golden("tags.txt", &out.stdout);
+    let out = planilla(&["check", "--format", "github", "corpora/check/tags.pgn"]);
+    golden("tags.github.txt", &out.stdout);
+    let out = planilla(&["check", "--format", "sarif", "corpora/check/tags.pgn"]);
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    let level = |rule: &str| {
+        let levels: Vec<&str> = results
+            .iter()
+            .filter(|r| r["ruleId"] == rule)
+            .map(|r| r["level"].as_str().unwrap())
+            .collect();
+        assert!(!levels.is_empty(), "no {rule} result");
+        assert!(levels.iter().all(|l| *l == levels[0]), "{rule}: {levels:?}");
+        levels[0].to_string()
+    };
+    assert_eq!(level("tag-value"), "warning");
+    assert_eq!(level("missing-tag"), "note");
+    assert!(results.iter().any(|r| {
+        r["message"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("tag Date \"2024.13.01\": no such month (01-12)")
+    }));
 }
 
 #[test]
@@ -182,7 +217,7 @@ fn directories_and_stdin() {
         .last()
         .unwrap()
         .to_string();
-    assert!(summary.contains("\"files\":9"), "{summary}");
+    assert!(summary.contains("\"files\":10"), "{summary}");
     let file = std::fs::read(root().join("corpora/check/illegal.pgn")).unwrap();
     let out = check_stdin(&file);
     let from_file = planilla(&["check", "--format", "jsonl", "corpora/check/illegal.pgn"]);

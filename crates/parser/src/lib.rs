@@ -18,6 +18,8 @@
 //!   a line and column only when something is reported. After a broken game the reader
 //!   goes on with the next one.
 //! - [`write_export`] writes the PGN export format.
+//! - [`tag_values`] parses the values of standard tags (dates, rounds, ratings, FIDE ids,
+//!   `TimeControl` into its periods, `SetUp`, `UTCTime`) into typed values.
 //!
 //! # Performance
 //!
@@ -61,6 +63,7 @@ mod finding;
 mod game;
 mod lexer;
 pub mod reader;
+pub mod tag_values;
 mod token;
 mod writer;
 

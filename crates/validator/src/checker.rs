@@ -195,6 +195,7 @@ impl GameChecker<'_> {
             };
             self.game_note(code, f.span.start as usize, f.message.to_string());
         }
+        crate::tags::check_tags(game, self.out);
 
         let start = match game.tag("FEN") {
             None => Position::new(),

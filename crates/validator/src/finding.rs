@@ -89,6 +89,10 @@ codes! {
     Encoding = "encoding", Note;
     /// The game is written in a language other than English.
     NotationLanguage = "notation-language", Note;
+    /// A standard tag holds a value its definition excludes.
+    TagValue = "tag-value", Warning;
+    /// A tag of the Seven Tag Roster is missing.
+    MissingTag = "missing-tag", Note;
 }
 
 impl fmt::Display for Code {

@@ -14,10 +14,12 @@
 //! let mut checker = Checker::new(Config::default());
 //! let mut findings = Vec::new();
 //! checker.check(&game, &mut findings);
+//! // The game has tags but not the whole Seven Tag Roster (a note at its first tag).
+//! assert_eq!(findings[0].code, Code::MissingTag);
 //! // Spanish notation, decided from the letters; "Rd2" is a king move onto its own pawn.
-//! assert_eq!(findings[0].code, Code::NotationLanguage);
-//! assert_eq!(findings[1].code, Code::IllegalMove);
-//! assert_eq!(findings[1].ply, Some(7));
+//! assert_eq!(findings[1].code, Code::NotationLanguage);
+//! assert_eq!(findings[2].code, Code::IllegalMove);
+//! assert_eq!(findings[2].ply, Some(7));
 //! ```
 
 #![warn(missing_docs)]
@@ -26,6 +28,7 @@ mod checker;
 mod finding;
 mod replay;
 mod rules;
+mod tags;
 
 pub use checker::{Checker, Config, GameStats, PlayedMove};
 pub use finding::{Code, Finding, Severity, UnknownCode};

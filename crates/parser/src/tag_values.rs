@@ -1,0 +1,645 @@
+//! The syntax of standard tag values: dates, rounds, ratings, FIDE ids, time controls,
+//! `SetUp` and `UTCTime`, parsed with nom into typed values.
+//!
+//! Each parser takes the whole (decoded, unescaped) value and accepts it only if all of it
+//! has the form; what it refuses is returned as the [`TagValueError`] naming what the
+//! definition excludes. No chess here: whether a game's tags are reported is the
+//! validator's decision.
+//!
+//! ```
+//! use planilla_parser::tag_values::{Period, TimeControl, parse_date, parse_time_control};
+//!
+//! let tc = parse_time_control("40/7200:3600").unwrap();
+//! assert_eq!(
+//!     tc,
+//!     TimeControl::Periods(vec![
+//!         Period { moves: Some(40), seconds: 7200, increment: 0, sandclock: false },
+//!         Period { moves: None, seconds: 3600, increment: 0, sandclock: false },
+//!     ])
+//! );
+//! assert!(parse_date("2024.02.30").is_err());
+//! assert_eq!(parse_date("1985.??.??").unwrap().year, Some(1985));
+//! ```
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_while_m_n};
+use nom::character::complete::{char, digit1};
+use nom::combinator::{all_consuming, map, map_res, opt, recognize, value as constant};
+use nom::multi::{many0_count, separated_list1};
+use nom::sequence::preceded;
+use nom::{IResult, Parser};
+use std::fmt;
+
+/// A value refused by one of this module's parsers: what the tag's definition asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TagValueError {
+    /// What the definition excludes, in lower case, e.g. `not a date (YYYY.MM.DD, ?? for
+    /// unknown parts)`.
+    pub reason: &'static str,
+}
+
+impl fmt::Display for TagValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.reason)
+    }
+}
+
+impl std::error::Error for TagValueError {}
+
+const fn refuse(reason: &'static str) -> TagValueError {
+    TagValueError { reason }
+}
+
+/// A `Date`, `EventDate` or `UTCDate` value: `YYYY.MM.DD` with `????`/`??` for the parts
+/// not known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Date {
+    /// The year, if known.
+    pub year: Option<u16>,
+    /// The month (1-12), if known.
+    pub month: Option<u8>,
+    /// The day of the month (valid for the month and, when known, the year), if known.
+    pub day: Option<u8>,
+}
+
+/// Parses a date tag value (`2024.02.29`, `1985.??.??`, `????.??.??`).
+///
+/// # Errors
+///
+/// A value not of the form `YYYY.MM.DD` (each part digits or all `?`), a month outside
+/// 1-12, or a day the month (of that year, when known) does not have.
+pub fn parse_date(value: &str) -> Result<Date, TagValueError> {
+    let (year, month, day) = date_parts(value)?;
+    if month.is_some_and(|m| !(1..=12).contains(&m)) {
+        return Err(refuse("no such month (01-12)"));
+    }
+    if let Some(d) = day {
+        let last = match month {
+            Some(m) => days_in_month(year, m as u8),
+            None => 31,
+        };
+        if d == 0 || d > u16::from(last) {
+            return Err(refuse(match last {
+                28 => "no such day (the month has 28 days that year)",
+                29 => "no such day (the month has at most 29 days)",
+                30 => "no such day (the month has 30 days)",
+                _ => "no such day (01-31)",
+            }));
+        }
+    }
+    Ok(Date {
+        year,
+        month: month.map(|m| m as u8),
+        day: day.map(|d| d as u8),
+    })
+}
+
+/// Year, month and day as written, `None` for a part of `?`.
+type DateParts = (Option<u16>, Option<u16>, Option<u16>);
+
+/// The year, month and day of a date's form `YYYY.MM.DD` (`None` for a part of `?`).
+/// A date of digits only, the common case, is read by hand; others by [`date_parts_nom`]
+/// (a unit test checks that both agree).
+fn date_parts(value: &str) -> Result<DateParts, TagValueError> {
+    let b = value.as_bytes();
+    let digits = |r: std::ops::Range<usize>| {
+        b[r].iter().try_fold(0u16, |n, &c| {
+            c.is_ascii_digit().then(|| n * 10 + u16::from(c - b'0'))
+        })
+    };
+    if b.len() == 10
+        && b[4] == b'.'
+        && b[7] == b'.'
+        && let (Some(y), Some(m), Some(d)) = (digits(0..4), digits(5..7), digits(8..10))
+    {
+        return Ok((Some(y), Some(m), Some(d)));
+    }
+    date_parts_nom(value)
+}
+
+/// [`date_parts`] by nom, for every form.
+fn date_parts_nom(value: &str) -> Result<DateParts, TagValueError> {
+    fn part(n: usize) -> impl FnMut(&str) -> IResult<&str, Option<u16>> {
+        move |i| {
+            alt((
+                map(take_while_m_n(n, n, |c| c == '?'), |_| None),
+                map_res(
+                    take_while_m_n(n, n, |c: char| c.is_ascii_digit()),
+                    |d: &str| d.parse::<u16>().map(Some),
+                ),
+            ))
+            .parse(i)
+        }
+    }
+    let (_, (year, _, month, _, day)) =
+        all_consuming((part(4), char('.'), part(2), char('.'), part(2)))
+            .parse(value)
+            .map_err(|_: nom::Err<nom::error::Error<&str>>| {
+                refuse("not a date (YYYY.MM.DD, ?? for unknown parts)")
+            })?;
+    Ok((year, month, day))
+}
+
+/// The days of `month` (1-12) in `year`; February has 29 when the year is not known.
+fn days_in_month(year: Option<u16>, month: u8) -> u8 {
+    match month {
+        2 => match year {
+            Some(y) if !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) => 28,
+            _ => 29,
+        },
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// A `Round` value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Round<'a> {
+    /// `?`: not known.
+    Unknown,
+    /// `-`: does not apply.
+    NotApplicable,
+    /// Dot-separated numbers, as written: `5`, or `5.12` (round 5, board 12); read them
+    /// with [`Round::numbers`].
+    Numbers(&'a str),
+}
+
+impl Round<'_> {
+    /// The numbers of a [`Round::Numbers`] (`5.12` gives 5 and 12); none otherwise.
+    pub fn numbers(&self) -> impl Iterator<Item = u32> + '_ {
+        let text = match self {
+            Round::Numbers(text) => *text,
+            _ => "",
+        };
+        text.split('.')
+            .filter(|part| !part.is_empty())
+            .filter_map(|part| part.parse().ok())
+    }
+}
+
+/// Parses a `Round` value (`?`, `-`, `5`, `5.12`, `1.1`) without allocating.
+///
+/// # Errors
+///
+/// Anything else: empty, letters, an empty part (`5.`), a number over `u32`.
+pub fn parse_round(value: &str) -> Result<Round<'_>, TagValueError> {
+    all_consuming(alt((
+        constant(Round::Unknown, char('?')),
+        constant(Round::NotApplicable, char('-')),
+        map(
+            recognize((
+                number::<u32>,
+                many0_count(preceded(char('.'), number::<u32>)),
+            )),
+            Round::Numbers,
+        ),
+    )))
+    .parse(value)
+    .map(|(_, r)| r)
+    .map_err(|_: nom::Err<nom::error::Error<&str>>| {
+        refuse("not a round (?, - or numbers joined by dots)")
+    })
+}
+
+/// Parses a `WhiteElo`/`BlackElo` value: a number, or `None` for `-` or an empty value.
+///
+/// # Errors
+///
+/// Anything else (`?`, letters, a sign, a fraction).
+pub fn parse_elo(value: &str) -> Result<Option<u32>, TagValueError> {
+    if value.is_empty() || value == "-" {
+        return Ok(None);
+    }
+    if let Some(n) = short_number(value) {
+        return Ok(Some(n));
+    }
+    whole(number::<u32>, value)
+        .map(Some)
+        .map_err(|_| refuse("not a rating (digits, - or empty)"))
+}
+
+/// Parses a `WhiteFideId`/`BlackFideId` value: up to 9 digits, or `None` for an empty
+/// value or `-` (a player without a FIDE id, as broadcasts write it).
+///
+/// # Errors
+///
+/// Anything else, or more than 9 digits.
+pub fn parse_fide_id(value: &str) -> Result<Option<u32>, TagValueError> {
+    if value.is_empty() || value == "-" {
+        return Ok(None);
+    }
+    if let Some(n) = short_number(value) {
+        return Ok(Some(n));
+    }
+    if value.len() > 9 {
+        return Err(refuse("not a FIDE id (at most 9 digits)"));
+    }
+    whole(number::<u32>, value)
+        .map(Some)
+        .map_err(|_| refuse("not a FIDE id (at most 9 digits)"))
+}
+
+/// Parses a `SetUp` value: `0` (the standard start) or `1` (a FEN tag gives the start).
+///
+/// # Errors
+///
+/// Anything else.
+pub fn parse_set_up(value: &str) -> Result<bool, TagValueError> {
+    match value {
+        "0" => Ok(false),
+        "1" => Ok(true),
+        _ => Err(refuse("not 0 or 1")),
+    }
+}
+
+/// A `UTCTime` (or `Time`) value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Time {
+    /// Hours, 0-23.
+    pub hour: u8,
+    /// Minutes, 0-59.
+    pub minute: u8,
+    /// Seconds, 0-59 (60 for a leap second).
+    pub second: u8,
+}
+
+/// Parses a `UTCTime` value `HH:MM:SS`.
+///
+/// # Errors
+///
+/// Another form, or an hour over 23, minutes over 59, seconds over 60.
+pub fn parse_time(value: &str) -> Result<Time, TagValueError> {
+    fn two(i: &str) -> IResult<&str, u8> {
+        map_res(
+            take_while_m_n(2, 2, |c: char| c.is_ascii_digit()),
+            str::parse,
+        )
+        .parse(i)
+    }
+    let (_, (hour, _, minute, _, second)) = all_consuming((two, char(':'), two, char(':'), two))
+        .parse(value)
+        .map_err(|_: nom::Err<nom::error::Error<&str>>| refuse("not a time (HH:MM:SS)"))?;
+    if hour > 23 || minute > 59 || second > 60 {
+        return Err(refuse(
+            "no such time (hours 00-23, minutes and seconds 00-59)",
+        ));
+    }
+    Ok(Time {
+        hour,
+        minute,
+        second,
+    })
+}
+
+/// A `TimeControl` value as the PGN standard (section 9.6.1) defines it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TimeControl {
+    /// `?`: not known.
+    Unknown,
+    /// `-`: no time control.
+    None,
+    /// The periods, in the order they are played (fields joined by `:`); the last one
+    /// repeats if it has a move count, as the standard says.
+    Periods(Vec<Period>),
+}
+
+/// One period (field) of a [`TimeControl`].
+///
+/// The standard's forms: `40/7200` (`moves` and `seconds`), `300+2` (`seconds` and
+/// `increment`), `3600` (`seconds`), `*180` (`sandclock` and `seconds`). `40/5400+30`,
+/// the form FIDE events and broadcasts write for a period with an increment from move
+/// one, is read too (`moves`, `seconds` and `increment`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Period {
+    /// The moves to play in the period, or `None` for the rest of the game.
+    pub moves: Option<u32>,
+    /// The time the period gives, in seconds (a sandclock's whole time).
+    pub seconds: u32,
+    /// Seconds added after each move of the period (0 if none).
+    pub increment: u32,
+    /// A sandclock (hourglass): the time the player uses flows to the opponent.
+    pub sandclock: bool,
+}
+
+/// Parses a `TimeControl` value (`?`, `-`, `40/7200:3600`, `300+2`, `*180`).
+///
+/// # Errors
+///
+/// Anything else: text (`90 min + 30 s`), an empty field, a missing number.
+pub fn parse_time_control(value: &str) -> Result<TimeControl, TagValueError> {
+    all_consuming(alt((
+        constant(TimeControl::Unknown, tag("?")),
+        constant(TimeControl::None, tag("-")),
+        map(separated_list1(char(':'), period), TimeControl::Periods),
+    )))
+    .parse(value)
+    .map(|(_, tc)| tc)
+    .map_err(|_: nom::Err<nom::error::Error<&str>>| TIME_CONTROL_FORM)
+}
+
+/// Whether [`parse_time_control`] accepts `value`, without building its periods (for a
+/// check that runs on every game).
+///
+/// # Errors
+///
+/// As [`parse_time_control`].
+pub fn check_time_control(value: &str) -> Result<(), TagValueError> {
+    all_consuming(alt((
+        constant((), tag("?")),
+        constant((), tag("-")),
+        constant((), (period, many0_count(preceded(char(':'), period)))),
+    )))
+    .parse(value)
+    .map(drop)
+    .map_err(|_: nom::Err<nom::error::Error<&str>>| TIME_CONTROL_FORM)
+}
+
+const TIME_CONTROL_FORM: TagValueError =
+    refuse("not a time control (?, -, or fields like 40/7200, 300+2, 3600, *180 joined by :)");
+
+/// One field of a time control: `*180`, `40/7200`, `300+2`, `3600` or `40/5400+30`.
+fn period(i: &str) -> IResult<&str, Period> {
+    alt((
+        map(preceded(char('*'), number::<u32>), |seconds| Period {
+            moves: None,
+            seconds,
+            increment: 0,
+            sandclock: true,
+        }),
+        map(
+            (
+                opt((number::<u32>, char('/'))),
+                number::<u32>,
+                opt(preceded(char('+'), number::<u32>)),
+            ),
+            |(moves, seconds, increment)| Period {
+                moves: moves.map(|(m, _)| m),
+                seconds,
+                increment: increment.unwrap_or(0),
+                sandclock: false,
+            },
+        ),
+    ))
+    .parse(i)
+}
+
+/// A value of 1 to 9 ASCII digits, read by hand (the common case of ratings and ids;
+/// the nom parsers read the rest).
+fn short_number(value: &str) -> Option<u32> {
+    let b = value.as_bytes();
+    if b.is_empty() || b.len() > 9 {
+        return None;
+    }
+    b.iter().try_fold(0u32, |n, &c| {
+        c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0'))
+    })
+}
+
+/// A run of ASCII digits read as a `T` (too large a number fails).
+fn number<T: std::str::FromStr>(i: &str) -> IResult<&str, T> {
+    map_res(digit1, str::parse).parse(i)
+}
+
+/// Runs `parser` over all of `value`.
+fn whole<'a, O>(
+    parser: impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>>,
+    value: &'a str,
+) -> Result<O, ()> {
+    all_consuming(parser)
+        .parse(value)
+        .map(|(_, o)| o)
+        .map_err(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each case: the value and whether it is accepted.
+    fn table<T: fmt::Debug>(
+        parse: impl Fn(&str) -> Result<T, TagValueError>,
+        cases: &[(&str, bool)],
+    ) {
+        for &(value, ok) in cases {
+            let got = parse(value);
+            assert_eq!(got.is_ok(), ok, "{value:?}: {got:?}");
+        }
+    }
+
+    /// The hand-read fast paths agree with the nom parsers.
+    #[test]
+    fn fast_paths_agree_with_nom() {
+        for value in [
+            "2024.02.29",
+            "2024.13.01",
+            "0000.00.00",
+            "2024.??.01",
+            "2024-01-01",
+            "2024.1.10",
+            "20240.1.10",
+            "x024.01.01",
+            "2024.01.0\u{e9}",
+        ] {
+            assert_eq!(date_parts(value), date_parts_nom(value), "{value}");
+        }
+        for value in [
+            "0",
+            "2750",
+            "123456789",
+            "1234567890",
+            "27a0",
+            "",
+            "+5",
+            "-5",
+        ] {
+            let nom = whole(number::<u32>, value)
+                .ok()
+                .filter(|_| value.len() <= 9);
+            assert_eq!(short_number(value), nom, "{value}");
+        }
+    }
+
+    #[test]
+    fn dates() {
+        table(
+            parse_date,
+            &[
+                ("2024.02.29", true),
+                ("2023.02.29", false),
+                ("1900.02.29", false),
+                ("2000.02.29", true),
+                ("????.02.29", true),
+                ("????.02.30", false),
+                ("2024.??.31", true),
+                ("2024.??.32", false),
+                ("2024.04.31", false),
+                ("2024.12.31", true),
+                ("2024.13.01", false),
+                ("2024.00.01", false),
+                ("2024.01.00", false),
+                ("1985.??.??", true),
+                ("????.??.??", true),
+                ("2024.01.??", true),
+                ("2024.1.5", false),
+                ("2024-01-05", false),
+                ("2024.01.05 ", false),
+                ("?", false),
+                ("", false),
+                ("2024.?1.05", false),
+                ("24.01.05", false),
+                ("20240105", false),
+            ],
+        );
+        assert_eq!(
+            parse_date("2024.??.07"),
+            Ok(Date {
+                year: Some(2024),
+                month: None,
+                day: Some(7)
+            })
+        );
+    }
+
+    #[test]
+    fn rounds() {
+        table(
+            |v| parse_round(v).map(|r| r.numbers().collect::<Vec<_>>()),
+            &[
+                ("?", true),
+                ("-", true),
+                ("5", true),
+                ("5.12", true),
+                ("1.1", true),
+                ("01", true),
+                ("1.2.3", true),
+                ("", false),
+                ("5.", false),
+                (".5", false),
+                ("5..1", false),
+                ("R5", false),
+                ("5a", false),
+                ("??", false),
+                ("99999999999", false),
+            ],
+        );
+        assert_eq!(parse_round("5.12"), Ok(Round::Numbers("5.12")));
+        assert_eq!(
+            parse_round("5.12").unwrap().numbers().collect::<Vec<_>>(),
+            [5, 12]
+        );
+        assert_eq!(parse_round("?").unwrap().numbers().count(), 0);
+    }
+
+    #[test]
+    fn ratings_and_fide_ids() {
+        table(
+            parse_elo,
+            &[
+                ("2750", true),
+                ("0", true),
+                ("-", true),
+                ("", true),
+                ("?", false),
+                ("2750.5", false),
+                ("+2700", false),
+                ("-2700", false),
+                ("unrated", false),
+            ],
+        );
+        table(
+            parse_fide_id,
+            &[
+                ("1503014", true),
+                ("123456789", true),
+                ("1234567890", false),
+                ("", true),
+                ("-", true),
+                ("?", false),
+                ("12 34", false),
+                ("abc", false),
+            ],
+        );
+        assert_eq!(parse_elo("2750"), Ok(Some(2750)));
+        assert_eq!(parse_fide_id("-"), Ok(None));
+    }
+
+    #[test]
+    fn set_up_and_times() {
+        table(
+            parse_set_up,
+            &[
+                ("0", true),
+                ("1", true),
+                ("2", false),
+                ("", false),
+                ("true", false),
+            ],
+        );
+        table(
+            parse_time,
+            &[
+                ("00:00:00", true),
+                ("23:59:59", true),
+                ("12:30:60", true),
+                ("24:00:00", false),
+                ("12:60:00", false),
+                ("12:00:61", false),
+                ("1:00:00", false),
+                ("12:00", false),
+                ("12.00.00", false),
+                ("??:??:??", false),
+            ],
+        );
+    }
+
+    #[test]
+    fn time_controls() {
+        let cases = [
+            ("?", true),
+            ("-", true),
+            ("40/7200:3600", true),
+            ("300+2", true),
+            ("*180", true),
+            ("3600", true),
+            ("40/7200:20/3600:900+30", true),
+            ("40/5400+30:1800+30", true),
+            ("60+0", true),
+            ("", false),
+            ("40/", false),
+            ("/7200", false),
+            ("300+", false),
+            ("+2", false),
+            ("300:", false),
+            (":300", false),
+            ("*", false),
+            ("*40/180", false),
+            ("300+2+1", false),
+            ("90 min + 30 s", false),
+            ("15 min. + 10 s. per move", false),
+            ("5'+3\"", false),
+            ("G/90", false),
+            ("??", false),
+        ];
+        table(parse_time_control, &cases);
+        table(check_time_control, &cases);
+        let period = |moves, seconds, increment, sandclock| Period {
+            moves,
+            seconds,
+            increment,
+            sandclock,
+        };
+        assert_eq!(
+            parse_time_control("40/5400+30:1800+30"),
+            Ok(TimeControl::Periods(vec![
+                period(Some(40), 5400, 30, false),
+                period(None, 1800, 30, false)
+            ]))
+        );
+        assert_eq!(
+            parse_time_control("*180"),
+            Ok(TimeControl::Periods(vec![period(None, 180, 0, true)]))
+        );
+        assert_eq!(parse_time_control("?"), Ok(TimeControl::Unknown));
+        assert_eq!(parse_time_control("-"), Ok(TimeControl::None));
+    }
+}
