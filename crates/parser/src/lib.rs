@@ -56,6 +56,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod commands;
 pub mod encoding;
 mod finding;
 mod game;
