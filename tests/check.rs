@@ -70,6 +70,10 @@ golden_cases! {
     mixed_encoding: "mixed-encoding.pgn", [] => "mixed-encoding.jsonl", exit 0;
     syntax: "syntax.pgn", [] => "syntax.jsonl", exit 1;
     select: "notation.pgn", ["--select", "check-mark,capture-mark"] => "notation.select.jsonl", exit 0;
+    clocks: "clocks.pgn", [] => "clocks.jsonl", exit 0;
+    clocks_select: "clocks.pgn", ["--select", "clock-annotation"] => "clocks.select.jsonl", exit 0;
+    clocks_ignore: "clocks.pgn", ["--ignore", "clock-annotation"] => "clocks.ignore.jsonl", exit 0;
+    clocks_fail_on: "clocks.pgn", ["--select", "clock-annotation", "--fail-on", "warning"] => "clocks.select.jsonl", exit 1;
     ignore_fail_on: "draws.pgn", ["--ignore", "move-after-game-end,result-mismatch", "--fail-on", "warning"] => "draws.ignore.jsonl", exit 1;
 }
 
@@ -88,6 +92,25 @@ fn github_format() {
             .lines()
             .any(|l| l.starts_with("::error file=corpora/check/game-end.pgn,line="))
     );
+}
+
+/// The clock findings in the human, GitHub and SARIF formats (JSON Lines: the golden
+/// cases above).
+#[test]
+fn clock_findings_in_every_format() {
+    let out = planilla(&["check", "corpora/check/clocks.pgn"]);
+    golden("clocks.txt", &out.stdout);
+    let out = planilla(&["check", "--format", "github", "corpora/check/clocks.pgn"]);
+    golden("clocks.github.txt", &out.stdout);
+    let out = planilla(&["check", "--format", "sarif", "corpora/check/clocks.pgn"]);
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON log");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    let clocks: Vec<_> = results
+        .iter()
+        .filter(|r| r["ruleId"] == "clock-annotation")
+        .collect();
+    assert_eq!(clocks.len(), 10, "{results:?}");
+    assert!(clocks.iter().all(|r| r["level"] == "warning"));
 }
 
 #[test]

@@ -44,7 +44,7 @@ pub struct ClockCommand {
     /// `clk` or `emt`.
     pub kind: ClockKind,
     /// The command's bytes in the text given to [`clock_commands`], from `[` to `]`
-    /// (to the end of the text when the `]` is missing).
+    /// (to the end of the text, spaces left out, when the `]` is missing).
     pub span: Range<usize>,
     /// The value in milliseconds, or what is wrong with it.
     pub value: Result<u64, ClockError>,
@@ -77,7 +77,14 @@ impl fmt::Display for ClockError {
     }
 }
 
-/// The clock commands of a comment's text, in order.
+/// Whether `text` may hold a command (`[%`): one byte search, for callers that read
+/// commands only where there are some.
+#[inline]
+pub fn has_commands(text: &[u8]) -> bool {
+    memmem::find(text, b"[%").is_some()
+}
+
+/// The clock commands of a comment's text (without its braces), in order.
 ///
 /// ```
 /// use planilla_parser::commands::{ClockKind, clock_commands};
@@ -123,7 +130,7 @@ impl Iterator for ClockCommands<'_> {
             let Some(close) = close else {
                 return Some(ClockCommand {
                     kind,
-                    span: start..self.text.len(),
+                    span: start..start + self.text[start..].trim_ascii_end().len(),
                     value: Err(ClockError::Unclosed),
                 });
             };

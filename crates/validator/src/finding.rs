@@ -89,6 +89,9 @@ codes! {
     Encoding = "encoding", Note;
     /// The game is written in a language other than English.
     NotationLanguage = "notation-language", Note;
+    /// A malformed `[%clk]`/`[%emt]`, a clock that rises beyond the time control, or
+    /// clocks missing from some moves.
+    ClockAnnotation = "clock-annotation", Warning;
 }
 
 impl fmt::Display for Code {

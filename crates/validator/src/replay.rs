@@ -6,6 +6,7 @@
 //! [`notation`].
 
 mod claims;
+mod clocks;
 mod explain;
 mod language;
 mod notation;
@@ -17,9 +18,11 @@ pub(crate) use language::Letters;
 use crate::checker::{GameChecker, PlayedMove};
 use crate::finding::{Code, Finding};
 use claims::Claims;
+use clocks::{Clocks, LastMove};
 use planilla_core::detect::letters_of;
 use planilla_core::san::{San, Suffix};
 use planilla_core::{Color, GameEnd, Move, Position};
+use planilla_parser::commands::has_commands;
 use planilla_parser::{Game, Token, TokenKind};
 use repetition::{History, Restart, occurrences};
 use result::{Ended, automatic_draw, normalise_result};
@@ -168,6 +171,9 @@ impl GameChecker<'_> {
         // The last main-line token that counts was a result (`result_marker`).
         let mut result_since_move = false;
         let mut last_main_ply = 0u32;
+        // The main line's clocks, and its last move (the one a comment's clock is about).
+        let mut clocks = Clocks::default();
+        let mut last_main_move = LastMove::default();
         self.letters = Letters::default();
         let bytes = game.bytes();
 
@@ -221,9 +227,16 @@ impl GameChecker<'_> {
                     continue;
                 }
                 let text = &bytes[token.start as usize..end as usize];
+                if main && clocks.active() {
+                    self.clock_before_move(&mut clocks, line, last_main_move);
+                }
                 let outcome = self.play_move(line, &mut histories, token, text);
                 if main {
                     last_main_ply = line.ply;
+                    last_main_move = LastMove {
+                        at: token.start,
+                        end,
+                    };
                     if let Some(chances) = outcome
                         && (chances.0 || chances.1)
                     {
@@ -236,6 +249,15 @@ impl GameChecker<'_> {
                 token.kind,
                 TokenKind::MoveNumber | TokenKind::Tag | TokenKind::Comment
             ) {
+                // Commands (`[%clk 0:04:58]`) are read only in the main line's comments
+                // that hold one.
+                if token.kind == TokenKind::Comment
+                    && lines.len() == 1
+                    && beyond == 0
+                    && has_commands(&bytes[token.span()])
+                {
+                    self.clock_comment(&mut clocks, &lines[0], last_main_move, token, &start);
+                }
                 continue;
             }
             match token.kind {
