@@ -8,7 +8,6 @@
 //! the TimeControl tag. What the values mean for a game (a clock that rises, a move
 //! without one) is judged by the validator.
 
-use memchr::memmem;
 use nom::bytes::complete::take_while1;
 use nom::character::complete::char as byte_char;
 use nom::combinator::{all_consuming, opt};
@@ -81,7 +80,27 @@ impl fmt::Display for ClockError {
 /// commands only where there are some.
 #[inline]
 pub fn has_commands(text: &[u8]) -> bool {
-    memmem::find(text, b"[%").is_some()
+    command_start(text).is_some()
+}
+
+/// The index of the first `[%` in `text`. A search for the rarer `%` alone, with no
+/// searcher to build per call as a two-byte [`memchr::memmem`] search has.
+#[inline]
+fn command_start(text: &[u8]) -> Option<usize> {
+    // Most comments with commands are short (`{ [%clk 0:04:58] }`): a plain loop beats
+    // the set-up of a vector search there.
+    if text.len() < 64 {
+        return text.windows(2).position(|w| w == b"[%");
+    }
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(b'%', &text[from..]) {
+        let at = from + i;
+        if at > 0 && text[at - 1] == b'[' {
+            return Some(at - 1);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 /// The clock commands of a comment's text (without its braces), in order.
@@ -110,7 +129,7 @@ impl Iterator for ClockCommands<'_> {
 
     fn next(&mut self) -> Option<ClockCommand> {
         loop {
-            let start = self.at + memmem::find(&self.text[self.at..], b"[%")?;
+            let start = self.at + command_start(&self.text[self.at..])?;
             let name_start = start + 2;
             let name_len = self.text[name_start..]
                 .iter()
@@ -125,7 +144,10 @@ impl Iterator for ClockCommands<'_> {
                 b"emt" => ClockKind::Elapsed,
                 _ => continue,
             };
-            let close = memchr::memchr(b']', &self.text[after_name..]).map(|i| after_name + i);
+            let close = self.text[after_name..]
+                .iter()
+                .position(|&b| b == b']')
+                .map(|i| after_name + i);
             self.at = close.map_or(self.text.len(), |c| c + 1);
             let Some(close) = close else {
                 return Some(ClockCommand {
@@ -135,7 +157,7 @@ impl Iterator for ClockCommands<'_> {
                 });
             };
             // A command that holds another's start lost its `]`: `[%clk 0:01:00 [%emt ...]`.
-            if let Some(next) = memmem::find(&self.text[after_name..close], b"[%") {
+            if let Some(next) = command_start(&self.text[after_name..close]) {
                 self.at = after_name + next;
                 return Some(ClockCommand {
                     kind,
@@ -156,6 +178,21 @@ impl Iterator for ClockCommands<'_> {
 /// Reads `H:MM:SS` or `H:MM:SS.f` (hours: any number of digits) into milliseconds
 /// (fraction digits past the third are dropped).
 pub fn parse_hms(value: &[u8]) -> Result<u64, ClockError> {
+    // The common shape, `H:MM:SS` with one hour digit and in range, read directly; the
+    // unit tests check it against the full parser.
+    if let &[h, b':', m1, m2, b':', s1, s2] = value
+        && [h, m1, m2, s1, s2].iter().all(u8::is_ascii_digit)
+        && m1 < b'6'
+        && s1 < b'6'
+    {
+        let d = |b: u8| u64::from(b - b'0');
+        return Ok(((d(h) * 60 + d(m1) * 10 + d(m2)) * 60 + d(s1) * 10 + d(s2)) * 1000);
+    }
+    parse_hms_full(value)
+}
+
+/// [`parse_hms`] without its fast path.
+fn parse_hms_full(value: &[u8]) -> Result<u64, ClockError> {
     fn digits(i: &[u8]) -> IResult<&[u8], &[u8]> {
         take_while1(|b: u8| b.is_ascii_digit())(i)
     }
@@ -308,6 +345,16 @@ mod tests {
         ];
         for (text, expected) in cases {
             assert_eq!(parse_hms(text.as_bytes()), *expected, "{text}");
+            assert_eq!(parse_hms_full(text.as_bytes()), *expected, "{text}");
+        }
+        // The fast path agrees with the full parser on every short shape it may take.
+        for h in [b'0', b'9', b'a'] {
+            for m in [b"00", b"59", b"60", b"5a"] {
+                for sec in [b"00", b"59", b"60", b"a0"] {
+                    let v = [h, b':', m[0], m[1], b':', sec[0], sec[1]];
+                    assert_eq!(parse_hms(&v), parse_hms_full(&v), "{v:?}");
+                }
+            }
         }
     }
 

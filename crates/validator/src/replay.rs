@@ -18,7 +18,7 @@ pub(crate) use language::Letters;
 use crate::checker::{GameChecker, PlayedMove};
 use crate::finding::{Code, Finding};
 use claims::Claims;
-use clocks::{Clocks, LastMove};
+use clocks::Clocks;
 use planilla_core::detect::letters_of;
 use planilla_core::san::{San, Suffix};
 use planilla_core::{Color, GameEnd, Move, Position};
@@ -171,9 +171,8 @@ impl GameChecker<'_> {
         // The last main-line token that counts was a result (`result_marker`).
         let mut result_since_move = false;
         let mut last_main_ply = 0u32;
-        // The main line's clocks, and its last move (the one a comment's clock is about).
+        // The main line's clocks (see `clocks`): touched only by comments that hold `[%`.
         let mut clocks = Clocks::default();
-        let mut last_main_move = LastMove::default();
         self.letters = Letters::default();
         let bytes = game.bytes();
 
@@ -227,16 +226,9 @@ impl GameChecker<'_> {
                     continue;
                 }
                 let text = &bytes[token.start as usize..end as usize];
-                if main && clocks.active() {
-                    self.clock_before_move(&mut clocks, line, last_main_move);
-                }
                 let outcome = self.play_move(line, &mut histories, token, text);
                 if main {
                     last_main_ply = line.ply;
-                    last_main_move = LastMove {
-                        at: token.start,
-                        end,
-                    };
                     if let Some(chances) = outcome
                         && (chances.0 || chances.1)
                     {
@@ -256,7 +248,7 @@ impl GameChecker<'_> {
                     && beyond == 0
                     && has_commands(&bytes[token.span()])
                 {
-                    self.clock_comment(&mut clocks, &lines[0], last_main_move, token, &start);
+                    self.clock_comment(&mut clocks, &lines[0], i - 1, &start);
                 }
                 continue;
             }
@@ -349,6 +341,9 @@ impl GameChecker<'_> {
         }
 
         let main = &lines[0];
+        if clocks.active() {
+            self.clocks_at_end(&mut clocks, main, &start);
+        }
         self.finish_main_line(main, last_main_ply, result_marker, claims);
         // The lists go back to the checker, the paths and keys of variations still
         // open kept for the next game's variations (the main line's path is empty).

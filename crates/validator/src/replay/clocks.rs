@@ -4,8 +4,8 @@
 //! reported as `clock-annotation`.
 //!
 //! Only comments that hold `[%` are read (the replay looks for it with one byte search
-//! a comment), and the check wakes at the first `[%clk]` of the main line: a game
-//! without clocks costs one branch a move.
+//! a main-line comment), and nothing is done per move: the move a clock is about, or
+//! the first move without one, is found from the comment's token when it is needed.
 //!
 //! Rules, decided here:
 //! - A `[%clk]` after a move is the mover's clock after that move; `[%emt]` (the time a
@@ -30,10 +30,10 @@
 
 use crate::checker::GameChecker;
 use crate::finding::{Code, Finding};
-use crate::replay::{Line, Site};
+use crate::replay::{Line, Site, is_check_mark};
 use planilla_core::{Color, Position};
 use planilla_parser::commands::{ClockKind, Period, TimeControl, clock_commands};
-use planilla_parser::{Token, TokenKind};
+use planilla_parser::{Game, TokenKind};
 
 /// The clock state of a game's main line.
 #[derive(Default)]
@@ -45,17 +45,14 @@ pub(super) struct Clocks {
     /// Each side's last clock: the side's move number and the time in milliseconds
     /// (white first).
     last: [Option<(u32, u64)>; 2],
-    /// The last main-line ply whose comment held a `[%clk]`.
+    /// The last main-line ply whose comment held a `[%clk]` (0: none yet).
     clocked_ply: u32,
+    /// The index in the game's tokens of that comment, and the position after its move:
+    /// where the next move (without a clock, if the next clock skips it) is found.
+    clocked_at: usize,
+    clocked_position: Option<Position>,
     /// A move without a clock has been reported.
     missing_reported: bool,
-}
-
-/// The main line's last move: its bytes in the game (with the marks after it).
-#[derive(Clone, Copy, Default)]
-pub(super) struct LastMove {
-    pub(super) at: u32,
-    pub(super) end: u32,
 }
 
 impl Clocks {
@@ -66,16 +63,19 @@ impl Clocks {
     }
 }
 
+/// Nothing per move: the replay calls the methods below only for a main-line comment
+/// that holds `[%` and, in a game with clocks, at its end. The move a comment follows
+/// is found from the comment's token then.
 impl GameChecker<'_> {
-    /// Reads the clock commands of `comment`, which follows the main line's last move
-    /// `last` (`main` is the main line).
+    /// Reads the clock commands of the comment `tokens[index]` in the main line `main`
+    /// (the game started from `start`).
     #[cold]
+    #[inline(never)]
     pub(super) fn clock_comment(
         &mut self,
         clocks: &mut Clocks,
         main: &Line,
-        last: LastMove,
-        comment: Token,
+        index: usize,
         start: &Position,
     ) {
         // Clocks belong to moves: none before the first move, and none after a move that
@@ -84,13 +84,17 @@ impl GameChecker<'_> {
             return;
         };
         let game = self.game;
+        let Some((at, end)) = main_move_before(game, index) else {
+            return;
+        };
         let site = Site {
-            at: last.at as usize,
-            len: (last.end - last.at) as usize,
+            at,
+            len: end - at,
             ply: main.ply,
             before,
             path: &[],
         };
+        let comment = game.tokens()[index];
         // The text inside the braces, from byte `offset` of the game.
         let mut text = game.token_bytes(&comment);
         let mut offset = comment.start as usize;
@@ -105,12 +109,22 @@ impl GameChecker<'_> {
                     .escape_debug()
                     .to_string()
             };
-            if command.kind == ClockKind::Clock && !clocks.active {
-                clocks.active = true;
-                clocks.control = self.time_control();
-                // The moves before the first clock have none.
-                if main.ply > 1 {
-                    self.report_first_move_without_clock(clocks, start);
+            if command.kind == ClockKind::Clock {
+                if !clocks.active {
+                    clocks.active = true;
+                    clocks.control = self.time_control();
+                }
+                if clocks.clocked_ply != main.ply {
+                    // Moves skipped since the last clock (or since the start) have none.
+                    if clocks.clocked_ply + 1 < main.ply {
+                        self.report_move_without_clock(clocks, start);
+                    }
+                    clocks.clocked_ply = main.ply;
+                    clocks.clocked_at = index;
+                    clocks.clocked_position = Some(main.pos);
+                } else if command.value.is_ok() {
+                    // A second clock for the same move: its form only.
+                    continue;
                 }
             }
             let value = match command.value {
@@ -118,16 +132,12 @@ impl GameChecker<'_> {
                 Err(e) => {
                     let message = format!("'{}': {e}", written());
                     self.push_clock(&site, at, message);
-                    if command.kind == ClockKind::Clock {
-                        clocks.clocked_ply = main.ply;
-                    }
                     continue;
                 }
             };
-            if command.kind != ClockKind::Clock || clocks.clocked_ply == main.ply {
+            if command.kind != ClockKind::Clock {
                 continue;
             }
-            clocks.clocked_ply = main.ply;
             let side = before.turn();
             let number = before.fullmoves();
             let slot = &mut clocks.last[(side == Color::Black) as usize];
@@ -147,9 +157,9 @@ impl GameChecker<'_> {
                     "black"
                 };
                 let start = if previous.is_some() {
-                    String::new()
+                    ""
                 } else {
-                    " (the time control's start)".to_string()
+                    " (the time control's start)"
                 };
                 let tc = self
                     .game
@@ -170,42 +180,42 @@ impl GameChecker<'_> {
         }
     }
 
-    /// Called before the main line's move after `main`'s last one (`last`): reports
-    /// that last move if its comment held no clock and none was reported yet.
-    #[inline]
-    pub(super) fn clock_before_move(&mut self, clocks: &mut Clocks, main: &Line, last: LastMove) {
-        if clocks.missing_reported || clocks.clocked_ply == main.ply || main.ply == 0 {
-            return;
+    /// At the end of a game with clocks: two or more moves at the end without one (the
+    /// last move alone is not reported) are reported at the first.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn clocks_at_end(&mut self, clocks: &mut Clocks, main: &Line, start: &Position) {
+        if clocks.clocked_ply + 1 < main.ply {
+            self.report_move_without_clock(clocks, start);
         }
-        let Some(before) = main.prev.as_ref() else {
-            return;
-        };
-        clocks.missing_reported = true;
-        let site = Site {
-            at: last.at as usize,
-            len: (last.end - last.at) as usize,
-            ply: main.ply,
-            before,
-            path: &[],
-        };
-        self.push_clock(&site, site.at, missing_message());
     }
 
-    /// Reports the game's first move, which has no clock though later moves have.
-    fn report_first_move_without_clock(&mut self, clocks: &mut Clocks, start: &Position) {
-        let game = self.game;
-        let Some(first) = game.tokens().iter().find(|t| t.kind == TokenKind::San) else {
+    /// Reports the main line's move after the last one with a clock (the first move of
+    /// the game, from `start`, when none had one), once a game.
+    fn report_move_without_clock(&mut self, clocks: &mut Clocks, start: &Position) {
+        if clocks.missing_reported {
+            return;
+        }
+        let (from, before) = match clocks.clocked_ply {
+            0 => (0, start),
+            _ => match &clocks.clocked_position {
+                Some(position) => (clocks.clocked_at + 1, position),
+                None => return,
+            },
+        };
+        let Some((at, end)) = main_move_after(self.game, from) else {
             return;
         };
         clocks.missing_reported = true;
+        let before = *before;
         let site = Site {
-            at: first.start as usize,
-            len: first.span().len(),
-            ply: 1,
-            before: start,
+            at,
+            len: end - at,
+            ply: clocks.clocked_ply + 1,
+            before: &before,
             path: &[],
         };
-        self.push_clock(&site, site.at, missing_message());
+        self.push_clock(&site, at, missing_message());
     }
 
     /// The game's TimeControl when it can judge a rise.
@@ -254,6 +264,50 @@ fn played_on_lichess(site: &str) -> bool {
 
 fn missing_message() -> String {
     "no [%clk] clock after this move, though the game records clocks after other moves".to_string()
+}
+
+/// The bytes of the main-line move that `tokens[index]` follows (with the marks
+/// written after it), looking back over variations.
+fn main_move_before(game: &Game, index: usize) -> Option<(usize, usize)> {
+    let tokens = game.tokens();
+    let mut depth = 0usize;
+    for (i, token) in tokens[..index].iter().enumerate().rev() {
+        match token.kind {
+            TokenKind::VariationEnd => depth += 1,
+            TokenKind::VariationStart => depth = depth.checked_sub(1)?,
+            TokenKind::San if depth == 0 => return Some(with_marks(game, i)),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The bytes of the first main-line move from `tokens[from]` on, skipping variations.
+fn main_move_after(game: &Game, from: usize) -> Option<(usize, usize)> {
+    let tokens = game.tokens();
+    let mut depth = 0usize;
+    for (i, token) in tokens.iter().enumerate().skip(from) {
+        match token.kind {
+            TokenKind::VariationStart => depth += 1,
+            TokenKind::VariationEnd => depth = depth.checked_sub(1)?,
+            TokenKind::San if depth == 0 => return Some(with_marks(game, i)),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The move `tokens[i]` and the en-passant and check marks written apart after it.
+fn with_marks(game: &Game, i: usize) -> (usize, usize) {
+    let tokens = game.tokens();
+    let mut end = tokens[i].end;
+    for mark in &tokens[i + 1..] {
+        if mark.kind != TokenKind::EnPassantMark && !is_check_mark(game, mark) {
+            break;
+        }
+        end = mark.end;
+    }
+    (tokens[i].start as usize, end as usize)
 }
 
 /// The most a side's clock may rise from its value after its move `from_move` (0: the
