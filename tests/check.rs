@@ -109,7 +109,7 @@ fn clock_findings_in_every_format() {
         .iter()
         .filter(|r| r["ruleId"] == "clock-annotation")
         .collect();
-    assert_eq!(clocks.len(), 10, "{results:?}");
+    assert_eq!(clocks.len(), 11, "{results:?}");
     assert!(clocks.iter().all(|r| r["level"] == "warning"));
 }
 
