@@ -205,7 +205,7 @@ fn directories_and_stdin() {
         .last()
         .unwrap()
         .to_string();
-    assert!(summary.contains("\"files\":9"), "{summary}");
+    assert!(summary.contains("\"files\":10"), "{summary}");
     let file = std::fs::read(root().join("corpora/check/illegal.pgn")).unwrap();
     let out = check_stdin(&file);
     let from_file = planilla(&["check", "--format", "jsonl", "corpora/check/illegal.pgn"]);
