@@ -141,7 +141,7 @@ impl GameChecker<'_> {
             let side = before.turn();
             let number = before.fullmoves();
             let slot = &mut clocks.last[(side == Color::Black) as usize];
-            let previous = std::mem::replace(slot, Some((number, value)));
+            let previous = slot.replace((number, value));
             let Some(control) = &clocks.control else {
                 continue;
             };
@@ -354,7 +354,7 @@ fn hms(ms: u64) -> String {
 
 /// Milliseconds as seconds (`40 s`, `0.5 s`).
 fn seconds(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
     } else {
         format!(
