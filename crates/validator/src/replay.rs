@@ -398,6 +398,12 @@ impl GameChecker<'_> {
 
     /// Reports a finding about the move at `site`.
     fn push_at(&mut self, code: Code, site: &Site, message: String) {
+        self.push_about(code, site, site.at, message);
+    }
+
+    /// Reports a finding about the move at `site`, located at byte `at` of the game
+    /// (the move itself, or something written about it, such as a clock command).
+    fn push_about(&mut self, code: Code, site: &Site, at: usize, message: String) {
         let (numbered, written) = self.describe(site);
         let finding = Finding {
             ply: Some(site.ply),
@@ -405,7 +411,7 @@ impl GameChecker<'_> {
             san: Some(written),
             fen: Some(site.before.fen()),
             variation: site.path.to_vec(),
-            ..self.finding(code, site.at, message)
+            ..self.finding(code, at, message)
         };
         self.out.push(finding);
     }

@@ -29,7 +29,7 @@
 //!   clocks of moves that were not played are not judged.
 
 use crate::checker::GameChecker;
-use crate::finding::{Code, Finding};
+use crate::finding::Code;
 use crate::replay::{Line, Site, is_check_mark};
 use planilla_core::{Color, Position};
 use planilla_parser::commands::{ClockKind, Period, TimeControl, clock_commands};
@@ -236,15 +236,7 @@ impl GameChecker<'_> {
 
     /// Reports a `clock-annotation` at byte `at` about the move at `site`.
     fn push_clock(&mut self, site: &Site, at: usize, message: String) {
-        let (numbered, written) = self.describe(site);
-        let finding = Finding {
-            ply: Some(site.ply),
-            numbered_move: Some(numbered),
-            san: Some(written),
-            fen: Some(site.before.fen()),
-            ..self.finding(Code::ClockAnnotation, at, message)
-        };
-        self.out.push(finding);
+        self.push_about(Code::ClockAnnotation, site, at, message);
     }
 }
 
