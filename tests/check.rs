@@ -74,6 +74,10 @@ golden_cases! {
     tags_select: "tags.pgn", ["--select", "tag-value"] => "tags.select.jsonl", exit 0;
     tags_ignore_fail_on: "tags.pgn", ["--ignore", "missing-tag", "--fail-on", "warning"] => "tags.ignore.jsonl", exit 1;
     tags_select_missing_fail_on_note: "tags.pgn", ["--select", "missing-tag", "--fail-on", "note"] => "tags.missing.jsonl", exit 1;
+    clocks: "clocks.pgn", [] => "clocks.jsonl", exit 0;
+    clocks_select: "clocks.pgn", ["--select", "clock-annotation"] => "clocks.select.jsonl", exit 0;
+    clocks_ignore: "clocks.pgn", ["--ignore", "clock-annotation"] => "clocks.ignore.jsonl", exit 0;
+    clocks_fail_on: "clocks.pgn", ["--select", "clock-annotation", "--fail-on", "warning"] => "clocks.select.jsonl", exit 1;
     ignore_fail_on: "draws.pgn", ["--ignore", "move-after-game-end,result-mismatch", "--fail-on", "warning"] => "draws.ignore.jsonl", exit 1;
 }
 
@@ -123,6 +127,25 @@ fn github_format() {
             .lines()
             .any(|l| l.starts_with("::error file=corpora/check/game-end.pgn,line="))
     );
+}
+
+/// The clock findings in the human, GitHub and SARIF formats (JSON Lines: the golden
+/// cases above).
+#[test]
+fn clock_findings_in_every_format() {
+    let out = planilla(&["check", "corpora/check/clocks.pgn"]);
+    golden("clocks.txt", &out.stdout);
+    let out = planilla(&["check", "--format", "github", "corpora/check/clocks.pgn"]);
+    golden("clocks.github.txt", &out.stdout);
+    let out = planilla(&["check", "--format", "sarif", "corpora/check/clocks.pgn"]);
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON log");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    let clocks: Vec<_> = results
+        .iter()
+        .filter(|r| r["ruleId"] == "clock-annotation")
+        .collect();
+    assert_eq!(clocks.len(), 11, "{results:?}");
+    assert!(clocks.iter().all(|r| r["level"] == "warning"));
 }
 
 #[test]
@@ -217,7 +240,15 @@ fn directories_and_stdin() {
         .last()
         .unwrap()
         .to_string();
-    assert!(summary.contains("\"files\":10"), "{summary}");
+    // Every .pgn file of the directory, none read twice.
+    let files = std::fs::read_dir(root().join("corpora/check"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension() == Some(std::ffi::OsStr::new("pgn")))
+        .count();
+    assert!(
+        summary.contains(&format!("\"files\":{files}")),
+        "{files} files: {summary}"
+    );
     let file = std::fs::read(root().join("corpora/check/illegal.pgn")).unwrap();
     let out = check_stdin(&file);
     let from_file = planilla(&["check", "--format", "jsonl", "corpora/check/illegal.pgn"]);

@@ -93,6 +93,9 @@ codes! {
     TagValue = "tag-value", Warning;
     /// A tag of the Seven Tag Roster is missing.
     MissingTag = "missing-tag", Note;
+    /// A malformed `[%clk]`/`[%emt]`, a clock that rises beyond the time control, or
+    /// clocks missing from some moves.
+    ClockAnnotation = "clock-annotation", Warning;
 }
 
 impl fmt::Display for Code {

@@ -6,6 +6,7 @@
 //! [`notation`].
 
 mod claims;
+mod clocks;
 mod explain;
 mod language;
 mod notation;
@@ -17,9 +18,11 @@ pub(crate) use language::Letters;
 use crate::checker::{GameChecker, PlayedMove};
 use crate::finding::{Code, Finding};
 use claims::Claims;
+use clocks::Clocks;
 use planilla_core::detect::letters_of;
 use planilla_core::san::{San, Suffix};
 use planilla_core::{Color, GameEnd, Move, Position};
+use planilla_parser::commands::has_commands;
 use planilla_parser::{Game, Token, TokenKind};
 use repetition::{History, Restart, occurrences};
 use result::{Ended, automatic_draw, normalise_result};
@@ -168,6 +171,8 @@ impl GameChecker<'_> {
         // The last main-line token that counts was a result (`result_marker`).
         let mut result_since_move = false;
         let mut last_main_ply = 0u32;
+        // The main line's clocks (see `clocks`): touched only by comments that hold `[%`.
+        let mut clocks = Clocks::default();
         self.letters = Letters::default();
         let bytes = game.bytes();
 
@@ -236,6 +241,15 @@ impl GameChecker<'_> {
                 token.kind,
                 TokenKind::MoveNumber | TokenKind::Tag | TokenKind::Comment
             ) {
+                // Commands (`[%clk 0:04:58]`) are read only in the main line's comments
+                // that hold one.
+                if token.kind == TokenKind::Comment
+                    && lines.len() == 1
+                    && beyond == 0
+                    && has_commands(&bytes[token.span()])
+                {
+                    self.clock_comment(&mut clocks, &lines[0], i - 1, &start);
+                }
                 continue;
             }
             match token.kind {
@@ -327,6 +341,9 @@ impl GameChecker<'_> {
         }
 
         let main = &lines[0];
+        if clocks.active() {
+            self.clocks_at_end(&mut clocks, main, &start);
+        }
         self.finish_main_line(main, last_main_ply, result_marker, claims);
         // The lists go back to the checker, the paths and keys of variations still
         // open kept for the next game's variations (the main line's path is empty).
@@ -381,6 +398,12 @@ impl GameChecker<'_> {
 
     /// Reports a finding about the move at `site`.
     fn push_at(&mut self, code: Code, site: &Site, message: String) {
+        self.push_about(code, site, site.at, message);
+    }
+
+    /// Reports a finding about the move at `site`, located at byte `at` of the game
+    /// (the move itself, or something written about it, such as a clock command).
+    fn push_about(&mut self, code: Code, site: &Site, at: usize, message: String) {
         let (numbered, written) = self.describe(site);
         let finding = Finding {
             ply: Some(site.ply),
@@ -388,7 +411,7 @@ impl GameChecker<'_> {
             san: Some(written),
             fen: Some(site.before.fen()),
             variation: site.path.to_vec(),
-            ..self.finding(code, site.at, message)
+            ..self.finding(code, at, message)
         };
         self.out.push(finding);
     }

@@ -1,0 +1,471 @@
+//! Clock commands inside comments (`{ [%eval 0.17] [%clk 0:03:00] }`) and the
+//! TimeControl tag value of the PGN standard (§9.6.1): syntax only, no chess.
+//!
+//! [`clock_commands`] finds the `[%clk H:MM:SS]` (the time left on the mover's clock
+//! after the move) and `[%emt H:MM:SS]` (the time the move took) commands of a comment's
+//! text and reads their values; every other command (`[%eval]`, `[%csl]`, `[%cal]`, ...)
+//! is skipped. A comment without `[%` costs one byte search. [`TimeControl::parse`] reads
+//! the TimeControl tag. What the values mean for a game (a clock that rises, a move
+//! without one) is judged by the validator.
+
+use nom::bytes::complete::take_while1;
+use nom::character::complete::char as byte_char;
+use nom::combinator::{all_consuming, opt};
+use nom::sequence::preceded;
+use nom::{IResult, Parser};
+use std::fmt;
+use std::ops::Range;
+
+pub use time_control::{Period, TimeControl};
+
+/// Which clock command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockKind {
+    /// `[%clk]`: the time left on the mover's clock after the move.
+    Clock,
+    /// `[%emt]`: the time the move took (elapsed move time).
+    Elapsed,
+}
+
+impl ClockKind {
+    /// The command's name as written (`clk`, `emt`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            ClockKind::Clock => "clk",
+            ClockKind::Elapsed => "emt",
+        }
+    }
+}
+
+/// A clock command found in a comment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClockCommand {
+    /// `clk` or `emt`.
+    pub kind: ClockKind,
+    /// The command's bytes in the text given to [`clock_commands`], from `[` to `]`
+    /// (to the end of the text, spaces left out, when the `]` is missing).
+    pub span: Range<usize>,
+    /// The value in milliseconds, or what is wrong with it.
+    pub value: Result<u64, ClockError>,
+}
+
+/// What is wrong with a clock command's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockError {
+    /// No `]` closes the command.
+    Unclosed,
+    /// The value is not `H:MM:SS` (with an optional fraction of the seconds).
+    NotHms,
+    /// The minutes are over 59.
+    MinutesOver59,
+    /// The seconds are over 59.
+    SecondsOver59,
+    /// The hours are too many to count.
+    TooLarge,
+}
+
+impl fmt::Display for ClockError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ClockError::Unclosed => "no ']' closes the command",
+            ClockError::NotHms => "the value is not H:MM:SS",
+            ClockError::MinutesOver59 => "the minutes are over 59",
+            ClockError::SecondsOver59 => "the seconds are over 59",
+            ClockError::TooLarge => "the hours are too many",
+        })
+    }
+}
+
+/// Whether `text` may hold a command (`[%`): one byte search, for callers that read
+/// commands only where there are some.
+#[inline]
+pub fn has_commands(text: &[u8]) -> bool {
+    command_start(text).is_some()
+}
+
+/// The index of the first `[%` in `text`. A search for the rarer `%` alone, with no
+/// searcher to build per call as a two-byte [`memchr::memmem`] search has.
+#[inline]
+fn command_start(text: &[u8]) -> Option<usize> {
+    // Most comments with commands are short (`{ [%clk 0:04:58] }`): a plain loop beats
+    // the set-up of a vector search there.
+    if text.len() < 64 {
+        return text.windows(2).position(|w| w == b"[%");
+    }
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(b'%', &text[from..]) {
+        let at = from + i;
+        if at > 0 && text[at - 1] == b'[' {
+            return Some(at - 1);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// The clock commands of a comment's text (without its braces), in order.
+///
+/// ```
+/// use planilla_parser::commands::{ClockKind, clock_commands};
+///
+/// let found: Vec<_> = clock_commands(b"{ [%eval 0.17] [%clk 0:03:00.5] }").collect();
+/// assert_eq!(found.len(), 1);
+/// assert_eq!(found[0].kind, ClockKind::Clock);
+/// assert_eq!(found[0].value, Ok(180_500));
+/// ```
+pub fn clock_commands(text: &[u8]) -> ClockCommands<'_> {
+    ClockCommands { text, at: 0 }
+}
+
+/// The iterator of [`clock_commands`].
+#[derive(Clone, Debug)]
+pub struct ClockCommands<'t> {
+    text: &'t [u8],
+    at: usize,
+}
+
+impl Iterator for ClockCommands<'_> {
+    type Item = ClockCommand;
+
+    fn next(&mut self) -> Option<ClockCommand> {
+        loop {
+            let start = self.at + command_start(&self.text[self.at..])?;
+            let name_start = start + 2;
+            let name_len = self.text[name_start..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count();
+            let after_name = name_start + name_len;
+            // Other commands are skipped from their name on, so that one missing its
+            // `]` hides no clock after it.
+            self.at = after_name;
+            let kind = match &self.text[name_start..after_name] {
+                b"clk" => ClockKind::Clock,
+                b"emt" => ClockKind::Elapsed,
+                _ => continue,
+            };
+            let close = self.text[after_name..]
+                .iter()
+                .position(|&b| b == b']')
+                .map(|i| after_name + i);
+            self.at = close.map_or(self.text.len(), |c| c + 1);
+            let Some(close) = close else {
+                return Some(ClockCommand {
+                    kind,
+                    span: start..start + self.text[start..].trim_ascii_end().len(),
+                    value: Err(ClockError::Unclosed),
+                });
+            };
+            // A command that holds another's start lost its `]`: `[%clk 0:01:00 [%emt ...]`.
+            if let Some(next) = command_start(&self.text[after_name..close]) {
+                self.at = after_name + next;
+                return Some(ClockCommand {
+                    kind,
+                    span: start..after_name + next,
+                    value: Err(ClockError::Unclosed),
+                });
+            }
+            let value = self.text[after_name..close].trim_ascii();
+            return Some(ClockCommand {
+                kind,
+                span: start..close + 1,
+                value: parse_hms(value),
+            });
+        }
+    }
+}
+
+/// Reads `H:MM:SS` or `H:MM:SS.f` (hours: any number of digits) into milliseconds
+/// (fraction digits past the third are dropped).
+pub fn parse_hms(value: &[u8]) -> Result<u64, ClockError> {
+    // The common shape, `H:MM:SS` with one hour digit and in range, read directly; the
+    // unit tests check it against the full parser.
+    if let &[h, b':', m1, m2, b':', s1, s2] = value
+        && [h, m1, m2, s1, s2].iter().all(u8::is_ascii_digit)
+        && m1 < b'6'
+        && s1 < b'6'
+    {
+        let d = |b: u8| u64::from(b - b'0');
+        return Ok(((d(h) * 60 + d(m1) * 10 + d(m2)) * 60 + d(s1) * 10 + d(s2)) * 1000);
+    }
+    parse_hms_full(value)
+}
+
+/// [`parse_hms`] without its fast path.
+fn parse_hms_full(value: &[u8]) -> Result<u64, ClockError> {
+    fn digits(i: &[u8]) -> IResult<&[u8], &[u8]> {
+        take_while1(|b: u8| b.is_ascii_digit())(i)
+    }
+    let mut hms = all_consuming((
+        digits,
+        preceded(byte_char(':'), digits),
+        preceded(byte_char(':'), digits),
+        opt(preceded(byte_char('.'), digits)),
+    ));
+    let (_, (h, m, s, fraction)) = hms.parse(value).map_err(|_| ClockError::NotHms)?;
+    if m.len() != 2 || s.len() != 2 {
+        return Err(ClockError::NotHms);
+    }
+    let two = |d: &[u8]| u64::from(d[0] - b'0') * 10 + u64::from(d[1] - b'0');
+    let (minutes, seconds) = (two(m), two(s));
+    if minutes > 59 {
+        return Err(ClockError::MinutesOver59);
+    }
+    if seconds > 59 {
+        return Err(ClockError::SecondsOver59);
+    }
+    let hours = number(h).ok_or(ClockError::TooLarge)?;
+    let mut millis = 0;
+    for (i, d) in fraction.unwrap_or_default().iter().take(3).enumerate() {
+        millis += u64::from(d - b'0') * [100, 10, 1][i];
+    }
+    hours
+        .checked_mul(3_600_000)
+        .and_then(|h| h.checked_add((minutes * 60 + seconds) * 1000 + millis))
+        .ok_or(ClockError::TooLarge)
+}
+
+/// ASCII digits as a number, `None` on overflow.
+fn number(digits: &[u8]) -> Option<u64> {
+    digits.iter().try_fold(0u64, |n, d| {
+        n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+    })
+}
+
+// The TimeControl tag (PGN standard §9.6.1). A private module of this file for now:
+// the tag-value check has a parser of its own (tag_values.rs), to be made one.
+mod time_control {
+    use super::number;
+    use nom::branch::alt;
+    use nom::bytes::complete::take_while1;
+    use nom::character::complete::char as byte_char;
+    use nom::combinator::{all_consuming, map_opt, opt};
+    use nom::multi::separated_list1;
+    use nom::sequence::{preceded, terminated};
+    use nom::{IResult, Parser};
+
+    /// One period of a time control.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Period {
+        /// Moves to make in the period (`40/7200`); `None`: the rest of the game.
+        pub moves: Option<u32>,
+        /// Seconds the period gives.
+        pub seconds: u32,
+        /// Seconds added after each move (`300+3`).
+        pub increment: u32,
+        /// A sandclock (`*180`): the time one side uses, the other gains.
+        pub sandclock: bool,
+    }
+
+    /// A TimeControl tag value.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum TimeControl {
+        /// `?`: not known.
+        Unknown,
+        /// `-`: no time control.
+        None,
+        /// The periods, in order (`40/7200:3600`, `300+2`, `*180`).
+        Periods(Vec<Period>),
+    }
+
+    impl TimeControl {
+        /// Reads a TimeControl tag value: `?`, `-`, or periods joined by `:`, each
+        /// `moves/seconds`, `seconds+increment`, `seconds` or `*seconds`. Also read, as
+        /// broadcasts write it, `moves/seconds+increment` (`40/5400+30:1800+30`).
+        /// `None` for anything else (move counts of 0 included).
+        ///
+        /// ```
+        /// use planilla_parser::commands::{Period, TimeControl};
+        ///
+        /// let tc = TimeControl::parse(b"300+3").unwrap();
+        /// let period = Period { moves: None, seconds: 300, increment: 3, sandclock: false };
+        /// assert_eq!(tc, TimeControl::Periods(vec![period]));
+        /// ```
+        pub fn parse(value: &[u8]) -> Option<TimeControl> {
+            match value.trim_ascii() {
+                b"?" => Some(TimeControl::Unknown),
+                b"-" => Some(TimeControl::None),
+                v => all_consuming(separated_list1(byte_char(':'), period))
+                    .parse(v)
+                    .ok()
+                    .map(|(_, periods)| TimeControl::Periods(periods)),
+            }
+        }
+    }
+
+    fn count(i: &[u8]) -> IResult<&[u8], u32> {
+        map_opt(take_while1(|b: u8| b.is_ascii_digit()), |d: &[u8]| {
+            number(d).and_then(|n| u32::try_from(n).ok())
+        })
+        .parse(i)
+    }
+
+    fn period(i: &[u8]) -> IResult<&[u8], Period> {
+        let sandclock = preceded(byte_char('*'), count).map(|seconds| Period {
+            moves: None,
+            seconds,
+            increment: 0,
+            sandclock: true,
+        });
+        let moves = map_opt(terminated(count, byte_char('/')), |n| (n > 0).then_some(n));
+        let timed = (opt(moves), count, opt(preceded(byte_char('+'), count))).map(
+            |(moves, seconds, increment)| Period {
+                moves,
+                seconds,
+                increment: increment.unwrap_or(0),
+                sandclock: false,
+            },
+        );
+        alt((sandclock, timed)).parse(i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_values() {
+        let cases: &[(&str, Result<u64, ClockError>)] = &[
+            ("0:05:00", Ok(300_000)),
+            ("1:23:45", Ok(5_025_000)),
+            ("0:02:59.9", Ok(179_900)),
+            ("0:00:00.123456", Ok(123)),
+            ("100:00:01", Ok(360_001_000)),
+            ("0:60:00", Err(ClockError::MinutesOver59)),
+            ("0:05:60", Err(ClockError::SecondsOver59)),
+            ("0:5:00", Err(ClockError::NotHms)),
+            ("5:00", Err(ClockError::NotHms)),
+            ("0:05:00.", Err(ClockError::NotHms)),
+            ("a:05:00", Err(ClockError::NotHms)),
+            ("-0:05:00", Err(ClockError::NotHms)),
+            ("0:05:00 x", Err(ClockError::NotHms)),
+            ("", Err(ClockError::NotHms)),
+            ("99999999999999999999:00:00", Err(ClockError::TooLarge)),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(parse_hms(text.as_bytes()), *expected, "{text}");
+            assert_eq!(parse_hms_full(text.as_bytes()), *expected, "{text}");
+        }
+        // The fast path agrees with the full parser on every short shape it may take.
+        for h in [b'0', b'9', b'a'] {
+            for m in [b"00", b"59", b"60", b"5a"] {
+                for sec in [b"00", b"59", b"60", b"a0"] {
+                    let v = [h, b':', m[0], m[1], b':', sec[0], sec[1]];
+                    assert_eq!(parse_hms(&v), parse_hms_full(&v), "{v:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn commands_in_comments() {
+        type Case = (
+            &'static str,
+            &'static [(ClockKind, Result<u64, ClockError>)],
+        );
+        let cases: &[Case] = &[
+            ("{ no commands }", &[]),
+            (
+                "{ [%eval 0.17] [%clk 0:03:00] }",
+                &[(ClockKind::Clock, Ok(180_000))],
+            ),
+            (
+                "{[%clk 0:03:00][%emt 0:00:02]}",
+                &[
+                    (ClockKind::Clock, Ok(180_000)),
+                    (ClockKind::Elapsed, Ok(2000)),
+                ],
+            ),
+            ("{ [%clk  0:03:00 ] }", &[(ClockKind::Clock, Ok(180_000))]),
+            ("{ [%clock 0:03:00] [%csl Ga1] }", &[]),
+            (
+                "{ [%eval 0.1 [%clk 0:00:01] }",
+                &[(ClockKind::Clock, Ok(1000))],
+            ),
+            (
+                "{ [%clk 0:03:00 }",
+                &[(ClockKind::Clock, Err(ClockError::Unclosed))],
+            ),
+            (
+                "{ [%clk 0:03:00 [%emt 0:00:01] }",
+                &[
+                    (ClockKind::Clock, Err(ClockError::Unclosed)),
+                    (ClockKind::Elapsed, Ok(1000)),
+                ],
+            ),
+            (
+                "{ [%clk 0:99:00] }",
+                &[(ClockKind::Clock, Err(ClockError::MinutesOver59))],
+            ),
+            ("{ [%clk] }", &[(ClockKind::Clock, Err(ClockError::NotHms))]),
+        ];
+        for (text, expected) in cases {
+            let found: Vec<_> = clock_commands(text.as_bytes())
+                .map(|c| (c.kind, c.value))
+                .collect();
+            assert_eq!(found, *expected, "{text}");
+        }
+        let text = b"{ [%eval 1] [%clk 0:03:00] }";
+        let found: Vec<_> = clock_commands(text).collect();
+        assert_eq!(&text[found[0].span.clone()], b"[%clk 0:03:00]");
+    }
+
+    #[test]
+    fn time_controls() {
+        let p = |moves, seconds, increment, sandclock| Period {
+            moves,
+            seconds,
+            increment,
+            sandclock,
+        };
+        let cases: &[(&str, Option<TimeControl>)] = &[
+            ("?", Some(TimeControl::Unknown)),
+            ("-", Some(TimeControl::None)),
+            (
+                "300+3",
+                Some(TimeControl::Periods(vec![p(None, 300, 3, false)])),
+            ),
+            (
+                "60",
+                Some(TimeControl::Periods(vec![p(None, 60, 0, false)])),
+            ),
+            (
+                "*180",
+                Some(TimeControl::Periods(vec![p(None, 180, 0, true)])),
+            ),
+            (
+                "40/7200:3600",
+                Some(TimeControl::Periods(vec![
+                    p(Some(40), 7200, 0, false),
+                    p(None, 3600, 0, false),
+                ])),
+            ),
+            (
+                "40/5400+30:1800+30",
+                Some(TimeControl::Periods(vec![
+                    p(Some(40), 5400, 30, false),
+                    p(None, 1800, 30, false),
+                ])),
+            ),
+            (
+                "40/7200:20/3600:900",
+                Some(TimeControl::Periods(vec![
+                    p(Some(40), 7200, 0, false),
+                    p(Some(20), 3600, 0, false),
+                    p(None, 900, 0, false),
+                ])),
+            ),
+            ("0/7200", None),
+            ("", None),
+            ("300+", None),
+            ("90 min", None),
+            ("40/7200:", None),
+            ("*", None),
+            ("99999999999", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(TimeControl::parse(text.as_bytes()), *expected, "{text}");
+        }
+    }
+}
