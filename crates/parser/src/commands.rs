@@ -1,12 +1,12 @@
-//! Clock commands inside comments (`{ [%eval 0.17] [%clk 0:03:00] }`) and the
-//! TimeControl tag value of the PGN standard (§9.6.1): syntax only, no chess.
+//! Clock commands inside comments (`{ [%eval 0.17] [%clk 0:03:00] }`): syntax only, no
+//! chess.
 //!
 //! [`clock_commands`] finds the `[%clk H:MM:SS]` (the time left on the mover's clock
 //! after the move) and `[%emt H:MM:SS]` (the time the move took) commands of a comment's
 //! text and reads their values; every other command (`[%eval]`, `[%csl]`, `[%cal]`, ...)
-//! is skipped. A comment without `[%` costs one byte search. [`TimeControl::parse`] reads
-//! the TimeControl tag. What the values mean for a game (a clock that rises, a move
-//! without one) is judged by the validator.
+//! is skipped. A comment without `[%` costs one byte search. The TimeControl tag is read by
+//! [`crate::tag_values::parse_time_control`]. What the values mean for a game (a clock
+//! that rises, a move without one) is judged by the validator.
 
 use nom::bytes::complete::take_while1;
 use nom::character::complete::char as byte_char;
@@ -15,8 +15,6 @@ use nom::sequence::preceded;
 use nom::{IResult, Parser};
 use std::fmt;
 use std::ops::Range;
-
-pub use time_control::{Period, TimeControl};
 
 /// Which clock command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,94 +230,6 @@ fn number(digits: &[u8]) -> Option<u64> {
     })
 }
 
-// The TimeControl tag (PGN standard §9.6.1). A private module of this file for now:
-// the tag-value check has a parser of its own (tag_values.rs), to be made one.
-mod time_control {
-    use super::number;
-    use nom::branch::alt;
-    use nom::bytes::complete::take_while1;
-    use nom::character::complete::char as byte_char;
-    use nom::combinator::{all_consuming, map_opt, opt};
-    use nom::multi::separated_list1;
-    use nom::sequence::{preceded, terminated};
-    use nom::{IResult, Parser};
-
-    /// One period of a time control.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Period {
-        /// Moves to make in the period (`40/7200`); `None`: the rest of the game.
-        pub moves: Option<u32>,
-        /// Seconds the period gives.
-        pub seconds: u32,
-        /// Seconds added after each move (`300+3`).
-        pub increment: u32,
-        /// A sandclock (`*180`): the time one side uses, the other gains.
-        pub sandclock: bool,
-    }
-
-    /// A TimeControl tag value.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub enum TimeControl {
-        /// `?`: not known.
-        Unknown,
-        /// `-`: no time control.
-        None,
-        /// The periods, in order (`40/7200:3600`, `300+2`, `*180`).
-        Periods(Vec<Period>),
-    }
-
-    impl TimeControl {
-        /// Reads a TimeControl tag value: `?`, `-`, or periods joined by `:`, each
-        /// `moves/seconds`, `seconds+increment`, `seconds` or `*seconds`. Also read, as
-        /// broadcasts write it, `moves/seconds+increment` (`40/5400+30:1800+30`).
-        /// `None` for anything else (move counts of 0 included).
-        ///
-        /// ```
-        /// use planilla_parser::commands::{Period, TimeControl};
-        ///
-        /// let tc = TimeControl::parse(b"300+3").unwrap();
-        /// let period = Period { moves: None, seconds: 300, increment: 3, sandclock: false };
-        /// assert_eq!(tc, TimeControl::Periods(vec![period]));
-        /// ```
-        pub fn parse(value: &[u8]) -> Option<TimeControl> {
-            match value.trim_ascii() {
-                b"?" => Some(TimeControl::Unknown),
-                b"-" => Some(TimeControl::None),
-                v => all_consuming(separated_list1(byte_char(':'), period))
-                    .parse(v)
-                    .ok()
-                    .map(|(_, periods)| TimeControl::Periods(periods)),
-            }
-        }
-    }
-
-    fn count(i: &[u8]) -> IResult<&[u8], u32> {
-        map_opt(take_while1(|b: u8| b.is_ascii_digit()), |d: &[u8]| {
-            number(d).and_then(|n| u32::try_from(n).ok())
-        })
-        .parse(i)
-    }
-
-    fn period(i: &[u8]) -> IResult<&[u8], Period> {
-        let sandclock = preceded(byte_char('*'), count).map(|seconds| Period {
-            moves: None,
-            seconds,
-            increment: 0,
-            sandclock: true,
-        });
-        let moves = map_opt(terminated(count, byte_char('/')), |n| (n > 0).then_some(n));
-        let timed = (opt(moves), count, opt(preceded(byte_char('+'), count))).map(
-            |(moves, seconds, increment)| Period {
-                moves,
-                seconds,
-                increment: increment.unwrap_or(0),
-                sandclock: false,
-            },
-        );
-        alt((sandclock, timed)).parse(i)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -409,63 +319,5 @@ mod tests {
         let text = b"{ [%eval 1] [%clk 0:03:00] }";
         let found: Vec<_> = clock_commands(text).collect();
         assert_eq!(&text[found[0].span.clone()], b"[%clk 0:03:00]");
-    }
-
-    #[test]
-    fn time_controls() {
-        let p = |moves, seconds, increment, sandclock| Period {
-            moves,
-            seconds,
-            increment,
-            sandclock,
-        };
-        let cases: &[(&str, Option<TimeControl>)] = &[
-            ("?", Some(TimeControl::Unknown)),
-            ("-", Some(TimeControl::None)),
-            (
-                "300+3",
-                Some(TimeControl::Periods(vec![p(None, 300, 3, false)])),
-            ),
-            (
-                "60",
-                Some(TimeControl::Periods(vec![p(None, 60, 0, false)])),
-            ),
-            (
-                "*180",
-                Some(TimeControl::Periods(vec![p(None, 180, 0, true)])),
-            ),
-            (
-                "40/7200:3600",
-                Some(TimeControl::Periods(vec![
-                    p(Some(40), 7200, 0, false),
-                    p(None, 3600, 0, false),
-                ])),
-            ),
-            (
-                "40/5400+30:1800+30",
-                Some(TimeControl::Periods(vec![
-                    p(Some(40), 5400, 30, false),
-                    p(None, 1800, 30, false),
-                ])),
-            ),
-            (
-                "40/7200:20/3600:900",
-                Some(TimeControl::Periods(vec![
-                    p(Some(40), 7200, 0, false),
-                    p(Some(20), 3600, 0, false),
-                    p(None, 900, 0, false),
-                ])),
-            ),
-            ("0/7200", None),
-            ("", None),
-            ("300+", None),
-            ("90 min", None),
-            ("40/7200:", None),
-            ("*", None),
-            ("99999999999", None),
-        ];
-        for (text, expected) in cases {
-            assert_eq!(TimeControl::parse(text.as_bytes()), *expected, "{text}");
-        }
     }
 }

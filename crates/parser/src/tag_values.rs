@@ -24,9 +24,9 @@
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while_m_n};
 use nom::character::complete::{char, digit1};
-use nom::combinator::{all_consuming, map, map_res, opt, recognize, value as constant};
+use nom::combinator::{all_consuming, map, map_res, opt, recognize, value as constant, verify};
 use nom::multi::{many0_count, separated_list1};
-use nom::sequence::preceded;
+use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 use std::fmt;
 
@@ -357,7 +357,8 @@ pub fn check_time_control(value: &str) -> Result<(), TagValueError> {
 const TIME_CONTROL_FORM: TagValueError =
     refuse("not a time control (?, -, or fields like 40/7200, 300+2, 3600, *180 joined by :)");
 
-/// One field of a time control: `*180`, `40/7200`, `300+2`, `3600` or `40/5400+30`.
+/// One field of a time control: `*180`, `40/7200`, `300+2`, `3600` or `40/5400+30` (a
+/// move count of 0 is no period).
 fn period(i: &str) -> IResult<&str, Period> {
     alt((
         map(preceded(char('*'), number::<u32>), |seconds| Period {
@@ -368,12 +369,12 @@ fn period(i: &str) -> IResult<&str, Period> {
         }),
         map(
             (
-                opt((number::<u32>, char('/'))),
+                opt(terminated(verify(number::<u32>, |&n| n > 0), char('/'))),
                 number::<u32>,
                 opt(preceded(char('+'), number::<u32>)),
             ),
             |(moves, seconds, increment)| Period {
-                moves: moves.map(|(m, _)| m),
+                moves,
                 seconds,
                 increment: increment.unwrap_or(0),
                 sandclock: false,
@@ -604,6 +605,8 @@ mod tests {
             ("40/7200:20/3600:900+30", true),
             ("40/5400+30:1800+30", true),
             ("60+0", true),
+            ("0/7200", false),
+            ("99999999999", false),
             ("", false),
             ("40/", false),
             ("/7200", false),

@@ -32,7 +32,8 @@ use crate::checker::GameChecker;
 use crate::finding::Code;
 use crate::replay::{Line, Site, is_check_mark};
 use planilla_core::{Color, Position};
-use planilla_parser::commands::{ClockKind, Period, TimeControl, clock_commands};
+use planilla_parser::commands::{ClockKind, clock_commands};
+use planilla_parser::tag_values::{Period, TimeControl, parse_time_control};
 use planilla_parser::{Game, TokenKind};
 
 /// The clock state of a game's main line.
@@ -228,7 +229,7 @@ impl GameChecker<'_> {
             return None;
         }
         let tag = self.game.tag("TimeControl")?;
-        match TimeControl::parse(tag.as_bytes())? {
+        match parse_time_control(&tag).ok()? {
             TimeControl::Periods(periods) if !periods.iter().any(|p| p.sandclock) => Some(periods),
             _ => None,
         }
@@ -362,8 +363,8 @@ mod tests {
     use super::*;
 
     fn control(text: &str) -> Vec<Period> {
-        match TimeControl::parse(text.as_bytes()) {
-            Some(TimeControl::Periods(p)) => p,
+        match parse_time_control(text) {
+            Ok(TimeControl::Periods(p)) => p,
             other => panic!("{text}: {other:?}"),
         }
     }
