@@ -89,6 +89,10 @@ codes! {
     Encoding = "encoding", Note;
     /// The game is written in a language other than English.
     NotationLanguage = "notation-language", Note;
+    /// A result PGN does not define but scoresheets write (`0-0`, `½-0`, `+/-`…).
+    NonStandardResult = "non-standard-result", Warning;
+    /// King placements on the centre squares that signal the result on a DGT board.
+    DgtResultSignal = "dgt-result-signal", Warning;
 }
 
 impl fmt::Display for Code {

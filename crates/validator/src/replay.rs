@@ -2,15 +2,19 @@
 //! its tokens, each line's position and state, and the moves played. What is reported
 //! about them lives beside it: repetition counts in [`repetition`], the language in
 //! [`language`], draw claims in [`claims`], the game's end and result in [`result`],
+//! results written as scoresheets write them in [`scoresheet`], DGT result signals in
+//! [`dgt`],
 //! moves that do not resolve in [`explain`], and the notation of moves that do in
 //! [`notation`].
 
 mod claims;
+mod dgt;
 mod explain;
 mod language;
 mod notation;
 mod repetition;
 mod result;
+mod scoresheet;
 
 pub(crate) use language::Letters;
 
@@ -22,7 +26,10 @@ use planilla_core::san::{San, Suffix};
 use planilla_core::{Color, GameEnd, Move, Position};
 use planilla_parser::{Game, Token, TokenKind};
 use repetition::{History, Restart, occurrences};
-use result::{Ended, automatic_draw, normalise_result};
+use result::{Ended, automatic_draw};
+use scoresheet::{Reading, read_result, trailing_mark};
+
+pub(crate) use scoresheet::missing_result_at;
 
 /// The lists a replay fills, kept by a [`Checker`](crate::Checker) from one game to
 /// the next so that its games allocate little once the first ones are checked.
@@ -165,6 +172,14 @@ impl GameChecker<'_> {
             Claims::default()
         };
         let mut result_marker: Option<(Token, &'static str)> = None;
+        // The endings the tokenizer cannot tell: a DGT signal (king moves onto the
+        // centre) and a scoresheet result read as a move or a glyph (`0-0`, `+/-`).
+        let run = dgt::trailing_run(game, self.lang);
+        let signal_at = run.first().unwrap_or(usize::MAX);
+        let mut signal = None;
+        let mark_at = trailing_mark(game).unwrap_or(usize::MAX);
+        let mut held_missing = None;
+        self.report_non_standard_tag();
         // The last main-line token that counts was a result (`result_marker`).
         let mut result_since_move = false;
         let mut last_main_ply = 0u32;
@@ -174,6 +189,7 @@ impl GameChecker<'_> {
         let mut i = 0;
         while i < tokens.len() {
             let token = tokens[i];
+            let index = i;
             i += 1;
             // Moves first (most tokens), then move numbers, tags and comments, which
             // change nothing here: both before the dispatch, so that the common tokens
@@ -219,6 +235,26 @@ impl GameChecker<'_> {
                     *at_last_move = false;
                     self.letters.add(letters_of(&bytes[token.span()]));
                     continue;
+                }
+                if main && (index == signal_at || index == mark_at) {
+                    if index == signal_at
+                        && let Some(found) = self.dgt_signal(line, &run)
+                    {
+                        self.letters.add(letters_of(&bytes[token.span()]));
+                        line.state = State::Stopped { at_last_move: true };
+                        signal = Some(found);
+                        continue;
+                    }
+                    if index == mark_at {
+                        let castles = San::parse(&bytes[token.span()], self.lang)
+                            .is_ok_and(|san| san.resolve(&line.pos).is_ok());
+                        if !castles {
+                            let reading = read_result("0-0").expect("0-0 reads as a result");
+                            self.marker(&mut result_marker, &mut result_since_move, token, reading);
+                            continue;
+                        }
+                        held_missing = Some(token);
+                    }
                 }
                 let text = &bytes[token.start as usize..end as usize];
                 let outcome = self.play_move(line, &mut histories, token, text);
@@ -305,12 +341,14 @@ impl GameChecker<'_> {
                 }
                 TokenKind::Result if lines.len() == 1 => {
                     let text = game.decode(token.span());
-                    if let Some(r) = normalise_result(&text) {
-                        if result_since_move && let Some((first, _)) = result_marker {
-                            self.stray(first, "a second result follows this one", &[]);
-                        }
-                        result_marker = Some((token, r));
-                        result_since_move = true;
+                    if let Some(reading) = read_result(&text) {
+                        self.marker(&mut result_marker, &mut result_since_move, token, reading);
+                    }
+                }
+                TokenKind::Glyph if index == mark_at && lines.len() == 1 => {
+                    let text = game.decode(token.span());
+                    if let Some(reading) = read_result(&text) {
+                        self.marker(&mut result_marker, &mut result_since_move, token, reading);
                     }
                 }
                 // Marks that follow no move (a move joins the marks after it).
@@ -326,8 +364,11 @@ impl GameChecker<'_> {
             }
         }
 
+        if let Some(mark) = held_missing {
+            self.report_held_missing_result(mark);
+        }
         let main = &lines[0];
-        self.finish_main_line(main, last_main_ply, result_marker, claims);
+        self.finish_main_line(main, last_main_ply, result_marker, claims, signal);
         // The lists go back to the checker, the paths and keys of variations still
         // open kept for the next game's variations (the main line's path is empty).
         for line in lines.drain(1..) {
@@ -345,6 +386,30 @@ impl GameChecker<'_> {
             spare_keys,
         };
         (self.letters.used, self.letters.figurines)
+    }
+
+    /// Takes the main line's result marker `token`, read as `reading`: reports a
+    /// second marker after one (no move between) and a form PGN does not define.
+    fn marker(
+        &mut self,
+        marker: &mut Option<(Token, &'static str)>,
+        since_move: &mut bool,
+        token: Token,
+        reading: Reading,
+    ) {
+        if *since_move && let Some((first, _)) = *marker {
+            self.stray(first, "a second result follows this one", &[]);
+        }
+        if !reading.is_standard() {
+            // Once for a form written in the tag and after the moves alike.
+            let written = self.game.decode(token.span());
+            let tag = self.game.tag("Result");
+            if tag.as_deref().map(str::trim) != Some(&*written) {
+                self.report_non_standard(reading, &written, token.start as usize);
+            }
+        }
+        *marker = Some((token, reading.result));
+        *since_move = true;
     }
 
     /// Reports a token that PGN does not allow where it stands, as a syntax error (the

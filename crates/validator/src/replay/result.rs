@@ -5,6 +5,8 @@
 use crate::checker::GameChecker;
 use crate::finding::{Code, Finding};
 use crate::replay::claims::Claims;
+use crate::replay::dgt::Signal;
+use crate::replay::scoresheet::read_result;
 use crate::replay::{Line, Site, State};
 use crate::rules::Rules;
 use planilla_core::{Color, GameEnd, Position};
@@ -57,17 +59,6 @@ fn result_of(end: GameEnd) -> &'static str {
     }
 }
 
-/// Results as PGN writes them, normalised (`½-½` reads as `1/2-1/2`).
-pub(super) fn normalise_result(text: &str) -> Option<&'static str> {
-    match text.trim() {
-        "1-0" => Some("1-0"),
-        "0-1" => Some("0-1"),
-        "1/2-1/2" | "½-½" | "1/2" => Some("1/2-1/2"),
-        "*" => Some("*"),
-        _ => None,
-    }
-}
-
 impl GameChecker<'_> {
     /// Reports the first move written after the game ended.
     #[cold]
@@ -91,16 +82,19 @@ impl GameChecker<'_> {
 
     /// Checks the main line's result once it is read: the Result tag against the
     /// result written after the moves, the claims missed, and the result against the
-    /// position the game ended in (`main` after its last move, at `last_ply`).
+    /// position the game ended in (`main` after its last move, at `last_ply`), or
+    /// against the result a DGT `signal` after it gave.
     pub(super) fn finish_main_line(
         &mut self,
         main: &Line,
         last_ply: u32,
         marker: Option<(Token, &'static str)>,
         claims: Claims,
+        signal: Option<Signal>,
     ) {
         let game = self.game;
-        let tag = game.tag("Result").and_then(|r| normalise_result(&r));
+        let written_tag = game.tag("Result");
+        let tag = written_tag.as_deref().and_then(read_result).map(|r| r.result);
         let result = marker.map(|(_, r)| r).or(tag);
         let result_at = marker
             .map(|(t, _)| t.start as usize)
@@ -117,12 +111,16 @@ impl GameChecker<'_> {
         // movetext's result too: PGN allows only the four.
         if let Some((t, m)) = marker
             && tag.is_none()
-            && let Some(written) = game.tag("Result")
+            && let Some(written) = &written_tag
         {
             let message = format!(
                 "the Result tag '{written}' is no result (1-0, 0-1, 1/2-1/2 or *); the movetext ends with {m}"
             );
             self.game_note(Code::ResultMismatch, t.start as usize, message);
+        }
+
+        if let Some(signal) = signal {
+            self.compare_with_signal(signal, marker, tag);
         }
 
         self.report_missed_claims(result, last_ply, claims);
@@ -150,6 +148,31 @@ impl GameChecker<'_> {
                 ..self.finding(Code::ResultMismatch, result_at, message)
             };
             self.out.push(finding);
+        }
+    }
+
+    /// A result written after a DGT signal (the marker, else the Result tag) that is
+    /// not the signal's: `*` says nothing and disagrees with no signal.
+    fn compare_with_signal(
+        &mut self,
+        signal: Signal,
+        marker: Option<(Token, &'static str)>,
+        tag: Option<&'static str>,
+    ) {
+        let written = match (marker, tag) {
+            (Some((t, m)), _) => Some((m, t.start as usize, "the movetext ends with")),
+            (None, Some(r)) => Some((r, self.tag_position("Result").unwrap_or(0), "the Result tag says")),
+            (None, None) => None,
+        };
+        if let Some((result, at, what)) = written
+            && result != "*"
+            && result != signal.result
+        {
+            let message = format!(
+                "{what} {result} but the DGT result signal at ply {} means {}",
+                signal.ply, signal.result
+            );
+            self.game_note(Code::ResultMismatch, at, message);
         }
     }
 }
