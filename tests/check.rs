@@ -70,6 +70,10 @@ golden_cases! {
     mixed_encoding: "mixed-encoding.pgn", [] => "mixed-encoding.jsonl", exit 0;
     syntax: "syntax.pgn", [] => "syntax.jsonl", exit 1;
     select: "notation.pgn", ["--select", "check-mark,capture-mark"] => "notation.select.jsonl", exit 0;
+    dgt_signal: "dgt-signal.pgn", [] => "dgt-signal.jsonl", exit 1;
+    dgt_signal_select: "dgt-signal.pgn", ["--select", "dgt-result-signal"] => "dgt-signal.select.jsonl", exit 0;
+    non_standard_result: "non-standard-result.pgn", [] => "non-standard-result.jsonl", exit 1;
+    non_standard_result_ignore: "non-standard-result.pgn", ["--ignore", "non-standard-result,result-mismatch,syntax-error"] => "non-standard-result.ignore.jsonl", exit 0;
     ignore_fail_on: "draws.pgn", ["--ignore", "move-after-game-end,result-mismatch", "--fail-on", "warning"] => "draws.ignore.jsonl", exit 1;
 }
 
@@ -77,6 +81,19 @@ golden_cases! {
 fn human_format() {
     let out = planilla(&["check", "corpora/check/illegal.pgn"]);
     golden("illegal.txt", &out.stdout);
+}
+
+/// The broadcast results in the human, GitHub and SARIF formats (JSON Lines above).
+#[test]
+fn broadcast_results_in_every_format() {
+    for (format, expected) in [
+        ("human", "dgt-signal.txt"),
+        ("github", "dgt-signal.github.txt"),
+        ("sarif", "dgt-signal.sarif"),
+    ] {
+        let out = planilla(&["check", "--format", format, "corpora/check/dgt-signal.pgn"]);
+        golden(expected, &out.stdout);
+    }
 }
 
 #[test]
@@ -182,7 +199,7 @@ fn directories_and_stdin() {
         .last()
         .unwrap()
         .to_string();
-    assert!(summary.contains("\"files\":9"), "{summary}");
+    assert!(summary.contains("\"files\":11"), "{summary}");
     let file = std::fs::read(root().join("corpora/check/illegal.pgn")).unwrap();
     let out = check_stdin(&file);
     let from_file = planilla(&["check", "--format", "jsonl", "corpora/check/illegal.pgn"]);

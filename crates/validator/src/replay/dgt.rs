@@ -153,7 +153,7 @@ impl GameChecker<'_> {
             path: &[],
         };
         let message = format!(
-            "the kings placed on {white} and {black} ({why}) are an electronic board's result signal, not moves: {result}"
+            "the kings placed on {white} (White) and {black} (Black), {why}, are an electronic board's result signal, not moves: {result}"
         );
         self.push_at(Code::DgtResultSignal, &site, message);
         Some(Signal {

@@ -104,7 +104,10 @@ impl GameChecker<'_> {
         if let (Some((t, m)), Some(tag)) = (marker, tag)
             && m != tag
         {
-            let message = format!("the Result tag says {tag} but the movetext ends with {m}");
+            let message = format!(
+                "the Result tag says {tag} but the movetext ends with {}",
+                self.as_written(t, m)
+            );
             self.game_note(Code::ResultMismatch, t.start as usize, message);
         }
         // A Result tag that is no result at all (`1-1`, `draw`, `?`) disagrees with the
@@ -148,6 +151,17 @@ impl GameChecker<'_> {
                 ..self.finding(Code::ResultMismatch, result_at, message)
             };
             self.out.push(finding);
+        }
+    }
+
+    /// The result marker `token` that reads as `result`, with its written form when
+    /// that is another (`+/- (1-0)`).
+    fn as_written(&self, token: Token, result: &str) -> String {
+        let written = self.game.decode(token.span());
+        if written == result {
+            written.into_owned()
+        } else {
+            format!("{written} ({result})")
         }
     }
 
