@@ -532,7 +532,10 @@ fn letter_by_letter_pawns_stay_pawns_through_dutch() {
 fn broadcast_results_and_signals_are_kept() {
     for (input, expected) in [
         ("corpora/check/dgt-signal.pgn", "dgt-signal.en.pgn"),
-        ("corpora/check/non-standard-result.pgn", "non-standard-result.en.pgn"),
+        (
+            "corpora/check/non-standard-result.pgn",
+            "non-standard-result.en.pgn",
+        ),
     ] {
         let out = convert(&[input]);
         golden(expected, &out.stdout);
@@ -541,6 +544,9 @@ fn broadcast_results_and_signals_are_kept() {
     }
     let out = convert(&["--to", "en", "corpora/check/non-standard-result.pgn"]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("\n0-0\n") && text.contains("1. e4 e5 0-0\n"), "{text}");
+    assert!(
+        text.contains("\n0-0\n") && text.contains("1. e4 e5 0-0\n"),
+        "{text}"
+    );
     assert!(text.contains("4. O-O\n"), "{text}");
 }

@@ -179,7 +179,8 @@ impl GameChecker<'_> {
         let mut signal = None;
         let mark_at = trailing_mark(game).unwrap_or(usize::MAX);
         let mut held_missing = None;
-        self.report_non_standard_tag();
+        let result_tag = game.tag("Result");
+        self.report_non_standard_tag(result_tag.as_deref());
         // The last main-line token that counts was a result (`result_marker`).
         let mut result_since_move = false;
         let mut last_main_ply = 0u32;
@@ -368,7 +369,12 @@ impl GameChecker<'_> {
             self.report_held_missing_result(mark);
         }
         let main = &lines[0];
-        self.finish_main_line(main, last_main_ply, result_marker, claims, signal);
+        let ending = result::Ending {
+            marker: result_marker,
+            tag: result_tag.as_deref(),
+            signal,
+        };
+        self.finish_main_line(main, last_main_ply, ending, claims);
         // The lists go back to the checker, the paths and keys of variations still
         // open kept for the next game's variations (the main line's path is empty).
         for line in lines.drain(1..) {

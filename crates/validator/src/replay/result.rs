@@ -24,6 +24,16 @@ pub(super) struct Ended {
     pub(super) position: Position,
 }
 
+/// How the main line's text ends: what [`GameChecker::finish_main_line`] judges.
+pub(super) struct Ending<'t> {
+    /// The result marker after the moves, read for what it means.
+    pub(super) marker: Option<(Token, &'static str)>,
+    /// The Result tag as written.
+    pub(super) tag: Option<&'t str>,
+    /// A DGT result signal that ends the moves.
+    pub(super) signal: Option<Signal>,
+}
+
 /// The automatic draw under `rules` of a position that occurred `occurrences` times
 /// (this time included) and has no end of its own (see [`Position::game_end`]).
 #[inline]
@@ -88,13 +98,15 @@ impl GameChecker<'_> {
         &mut self,
         main: &Line,
         last_ply: u32,
-        marker: Option<(Token, &'static str)>,
+        ending: Ending,
         claims: Claims,
-        signal: Option<Signal>,
     ) {
-        let game = self.game;
-        let written_tag = game.tag("Result");
-        let tag = written_tag.as_deref().and_then(read_result).map(|r| r.result);
+        let Ending {
+            marker,
+            tag: written_tag,
+            signal,
+        } = ending;
+        let tag = written_tag.and_then(read_result).map(|r| r.result);
         let result = marker.map(|(_, r)| r).or(tag);
         let result_at = marker
             .map(|(t, _)| t.start as usize)
@@ -114,7 +126,7 @@ impl GameChecker<'_> {
         // movetext's result too: PGN allows only the four.
         if let Some((t, m)) = marker
             && tag.is_none()
-            && let Some(written) = &written_tag
+            && let Some(written) = written_tag
         {
             let message = format!(
                 "the Result tag '{written}' is no result (1-0, 0-1, 1/2-1/2 or *); the movetext ends with {m}"
@@ -175,7 +187,11 @@ impl GameChecker<'_> {
     ) {
         let written = match (marker, tag) {
             (Some((t, m)), _) => Some((m, t.start as usize, "the movetext ends with")),
-            (None, Some(r)) => Some((r, self.tag_position("Result").unwrap_or(0), "the Result tag says")),
+            (None, Some(r)) => Some((
+                r,
+                self.tag_position("Result").unwrap_or(0),
+                "the Result tag says",
+            )),
             (None, None) => None,
         };
         if let Some((result, at, what)) = written

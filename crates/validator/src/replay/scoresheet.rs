@@ -111,15 +111,15 @@ impl GameChecker<'_> {
 
     /// Reports a Result tag written in a form PGN does not define (before the moves'
     /// findings: the tag comes first).
-    pub(super) fn report_non_standard_tag(&mut self) {
-        let Some(written) = self.game.tag("Result") else {
+    pub(super) fn report_non_standard_tag(&mut self, written: Option<&str>) {
+        let Some(written) = written else {
             return;
         };
-        if let Some(reading) = read_result(&written)
+        if let Some(reading) = read_result(written)
             && !reading.is_standard()
         {
             let at = self.tag_position("Result").unwrap_or(0);
-            self.report_non_standard(reading, &written, at);
+            self.report_non_standard(reading, written, at);
         }
     }
 
