@@ -86,6 +86,20 @@ struct Line {
     end_reported: bool,
     /// A variation skipped because its start position is unknown.
     skipped: bool,
+    /// The start of the move that may be no move but the text's end (see
+    /// `GameChecker::special_ending`); `u32::MAX` for none (every variation).
+    special_at: u32,
+    /// That move did not play: [`GameChecker::play_move`] left it to the replay.
+    special_hit: bool,
+}
+
+/// What a move that did not play turned out to be instead (see
+/// `GameChecker::special_move`).
+enum Special {
+    /// `0-0` ending the movetext: a scoresheet result.
+    Result(Reading),
+    /// The first placement of a DGT result signal.
+    Signal(dgt::Signal),
 }
 
 /// A written move, for findings about it.
@@ -120,6 +134,8 @@ impl Line {
             end: None,
             end_reported: false,
             skipped: false,
+            special_at: u32::MAX,
+            special_hit: false,
         }
     }
 }
@@ -171,18 +187,17 @@ impl GameChecker<'_> {
         } else {
             Claims::default()
         };
-        let mut result_marker: Option<(Token, &'static str)> = None;
         // The endings the tokenizer cannot tell: a DGT signal (king moves onto the
-        // centre) and a scoresheet result read as a move or a glyph (`0-0`, `+/-`).
-        let run = dgt::trailing_run(game, self.lang);
-        let signal_at = run.first().unwrap_or(usize::MAX);
-        let mut signal = None;
-        let mark_at = trailing_mark(game).unwrap_or(usize::MAX);
-        let mut held_missing = None;
-        let result_tag = game.tag("Result");
-        self.report_non_standard_tag(result_tag.as_deref());
+        // centre) and a scoresheet result read as a move or a glyph (`0-0`, `+/-`). The
+        // loop looks at one move for them: `0-0`, else the signal's first move.
+        let (special_at, mark) = self.special_ending();
+        lines[0].special_at = special_at;
+        let mut result_marker: Option<(Token, &'static str)> = None;
         // The last main-line token that counts was a result (`result_marker`).
         let mut result_since_move = false;
+        let mut signal = None;
+        let result_tag = game.tag("Result");
+        self.report_non_standard_tag(result_tag.as_deref());
         let mut last_main_ply = 0u32;
         self.letters = Letters::default();
         let bytes = game.bytes();
@@ -190,7 +205,6 @@ impl GameChecker<'_> {
         let mut i = 0;
         while i < tokens.len() {
             let token = tokens[i];
-            let index = i;
             i += 1;
             // Moves first (most tokens), then move numbers, tags and comments, which
             // change nothing here: both before the dispatch, so that the common tokens
@@ -237,34 +251,24 @@ impl GameChecker<'_> {
                     self.letters.add(letters_of(&bytes[token.span()]));
                     continue;
                 }
-                if main && (index == signal_at || index == mark_at) {
-                    if index == signal_at
-                        && let Some(found) = self.dgt_signal(line, &run)
-                    {
-                        self.letters.add(letters_of(&bytes[token.span()]));
-                        line.state = State::Stopped { at_last_move: true };
-                        signal = Some(found);
-                        continue;
-                    }
-                    if index == mark_at {
-                        let castles = San::parse(&bytes[token.span()], self.lang)
-                            .is_ok_and(|san| san.resolve(&line.pos).is_ok());
-                        if !castles {
-                            let reading = read_result("0-0").expect("0-0 reads as a result");
-                            self.marker(&mut result_marker, &mut result_since_move, token, reading);
-                            continue;
-                        }
-                        held_missing = Some(token);
-                    }
-                }
                 let text = &bytes[token.start as usize..end as usize];
                 let outcome = self.play_move(line, &mut histories, token, text);
                 if main {
                     last_main_ply = line.ply;
-                    if let Some(chances) = outcome
-                        && (chances.0 || chances.1)
-                    {
-                        self.note_chances(line, token, chances, &mut claims);
+                    if let Some(chances) = outcome {
+                        if chances.0 || chances.1 {
+                            self.note_chances(line, token, chances, &mut claims);
+                        }
+                    } else if line.special_hit {
+                        match self.special_move(line, &mut histories, token, text) {
+                            Some(Special::Result(reading)) => {
+                                self.marker(result_marker, result_since_move, token, reading);
+                                result_marker = Some((token, reading.result));
+                                result_since_move = true;
+                            }
+                            Some(Special::Signal(found)) => signal = Some(found),
+                            None => {}
+                        }
                     }
                 }
                 continue;
@@ -343,13 +347,9 @@ impl GameChecker<'_> {
                 TokenKind::Result if lines.len() == 1 => {
                     let text = game.decode(token.span());
                     if let Some(reading) = read_result(&text) {
-                        self.marker(&mut result_marker, &mut result_since_move, token, reading);
-                    }
-                }
-                TokenKind::Glyph if index == mark_at && lines.len() == 1 => {
-                    let text = game.decode(token.span());
-                    if let Some(reading) = read_result(&text) {
-                        self.marker(&mut result_marker, &mut result_since_move, token, reading);
+                        self.marker(result_marker, result_since_move, token, reading);
+                        result_marker = Some((token, reading.result));
+                        result_since_move = true;
                     }
                 }
                 // Marks that follow no move (a move joins the marks after it).
@@ -365,16 +365,30 @@ impl GameChecker<'_> {
             }
         }
 
-        if let Some(mark) = held_missing {
+        // `+/-` or `-/+` as the game's last word is its result.
+        if let Some(mark) = mark
+            && mark.kind == TokenKind::Glyph
+            && lines.len() == 1
+            && let Some(reading) = read_result(&game.decode(mark.span()))
+        {
+            self.marker(result_marker, result_since_move, mark, reading);
+            result_marker = Some((mark, reading.result));
+        }
+        // A `0-0` that ended the movetext and was not read as its result: the parser's
+        // word that the game has no result stands.
+        if let Some(mark) = mark
+            && mark.kind == TokenKind::San
+            && result_marker.is_none_or(|(t, _)| t.start != mark.start)
+        {
             self.report_held_missing_result(mark);
         }
         let main = &lines[0];
-        let ending = result::Ending {
+        let judged = result::Ending {
             marker: result_marker,
             tag: result_tag.as_deref(),
             signal,
         };
-        self.finish_main_line(main, last_main_ply, ending, claims);
+        self.finish_main_line(main, last_main_ply, judged, claims);
         // The lists go back to the checker, the paths and keys of variations still
         // open kept for the next game's variations (the main line's path is empty).
         for line in lines.drain(1..) {
@@ -394,28 +408,83 @@ impl GameChecker<'_> {
         (self.letters.used, self.letters.figurines)
     }
 
-    /// Takes the main line's result marker `token`, read as `reading`: reports a
-    /// second marker after one (no move between) and a form PGN does not define.
+    /// Where the game's text may end in a way the tokenizer cannot tell: the start of
+    /// the one move the replay looks at for it (`0-0` as the last word, else the first
+    /// move of a trailing run of king moves onto the centre; `u32::MAX` for none), and
+    /// the [`trailing_mark`] token.
+    #[inline(never)]
+    fn special_ending(&self) -> (u32, Option<Token>) {
+        let game = self.game;
+        let tokens = game.tokens();
+        let mark = trailing_mark(game).map(|i| tokens[i]);
+        let special_at = match mark {
+            Some(mark) if mark.kind == TokenKind::San => mark.start,
+            _ => dgt::trailing_run(game, self.lang)
+                .first()
+                .map_or(u32::MAX, |first| tokens[first].start),
+        };
+        (special_at, mark)
+    }
+
+    /// The main line's move at `token` that did not play and may be no move: the first
+    /// move of the trailing run of king moves onto the centre (a DGT signal), or `0-0`
+    /// as the game's last word (a double forfeit). [`GameChecker::play_move`] left it
+    /// unreported; when it is neither, it is played again to report what it is. The
+    /// run is read again here: this is the rare path.
+    #[cold]
+    #[inline(never)]
+    fn special_move(
+        &mut self,
+        line: &mut Line,
+        histories: &mut [History],
+        token: Token,
+        text: &[u8],
+    ) -> Option<Special> {
+        line.special_hit = false;
+        let special = if self.game.token_bytes(&token) == b"0-0" {
+            read_result("0-0").map(Special::Result)
+        } else {
+            let run = dgt::trailing_run(self.game, self.lang);
+            self.dgt_signal(line, &run).map(Special::Signal)
+        };
+        if special.is_some() {
+            line.state = State::Stopped { at_last_move: true };
+        } else {
+            line.special_at = u32::MAX;
+            self.play_move(line, histories, token, text);
+        }
+        special
+    }
+
+    /// Reports what a new main-line result marker `token`, read as `reading`, says
+    /// beside the marker before it (`marker`, `since_move`: no move between them): a
+    /// second marker, and a form PGN does not define.
+    #[inline]
     fn marker(
         &mut self,
-        marker: &mut Option<(Token, &'static str)>,
-        since_move: &mut bool,
+        marker: Option<(Token, &'static str)>,
+        since_move: bool,
         token: Token,
         reading: Reading,
     ) {
-        if *since_move && let Some((first, _)) = *marker {
+        if since_move && let Some((first, _)) = marker {
             self.stray(first, "a second result follows this one", &[]);
         }
         if !reading.is_standard() {
-            // Once for a form written in the tag and after the moves alike.
-            let written = self.game.decode(token.span());
-            let tag = self.game.tag("Result");
-            if tag.as_deref().map(str::trim) != Some(&*written) {
-                self.report_non_standard(reading, &written, token.start as usize);
-            }
+            self.report_non_standard_marker(token, reading);
         }
-        *marker = Some((token, reading.result));
-        *since_move = true;
+    }
+
+    /// Reports a result marker written in a form PGN does not define, once for a form
+    /// written in the tag and after the moves alike.
+    #[cold]
+    #[inline(never)]
+    fn report_non_standard_marker(&mut self, token: Token, reading: Reading) {
+        let written = self.game.decode(token.span());
+        let tag = self.game.tag("Result");
+        if tag.as_deref().map(str::trim) != Some(&*written) {
+            self.report_non_standard(reading, &written, token.start as usize);
+        }
     }
 
     /// Reports a token that PGN does not allow where it stands, as a syntax error (the
@@ -520,6 +589,10 @@ impl GameChecker<'_> {
         };
 
         if let Some(ended) = &line.end {
+            if token.start == line.special_at {
+                line.special_hit = true;
+                return None;
+            }
             let end = ended.end;
             if !line.end_reported {
                 line.end_reported = true;
@@ -571,6 +644,10 @@ impl GameChecker<'_> {
         let m = match san.resolve(before) {
             Ok(m) => m,
             Err(e) => {
+                if token.start == line.special_at {
+                    line.special_hit = true;
+                    return None;
+                }
                 let (code, message) = self.explain(&site(), &san, e);
                 self.push_at(code, &site(), message);
                 line.state = State::Stopped { at_last_move: true };

@@ -113,6 +113,8 @@ impl GameChecker<'_> {
     /// line `main` stands before it). Reports it and returns what it signals when its
     /// first move is not legal and the kings end on two centre squares; otherwise the
     /// moves are replayed as moves.
+    #[cold]
+    #[inline(never)]
     pub(super) fn dgt_signal(&mut self, main: &Line, run: &Run) -> Option<Signal> {
         let game = self.game;
         let tokens = game.tokens();

@@ -26,11 +26,19 @@ impl Reading {
 /// Reads a written result: PGN's four, and the scoresheet forms. `None` for text that
 /// is no result (`1-1`, `draw`, `?`).
 pub(super) fn read_result(text: &str) -> Option<Reading> {
-    let text = text.trim();
     let standard = |result| Reading {
         result,
         meaning: "",
     };
+    // Nearly every result is PGN's, written without spaces: read at once.
+    match text {
+        "1-0" => return Some(standard("1-0")),
+        "0-1" => return Some(standard("0-1")),
+        "1/2-1/2" => return Some(standard("1/2-1/2")),
+        "*" => return Some(standard("*")),
+        _ => {}
+    }
+    let text = text.trim();
     let other = |result, meaning| Reading { result, meaning };
     Some(match text {
         "1-0" => standard("1-0"),
