@@ -86,11 +86,6 @@ struct Line {
     end_reported: bool,
     /// A variation skipped because its start position is unknown.
     skipped: bool,
-    /// The start of the move that may be no move but the text's end (see
-    /// `GameChecker::special_ending`); `u32::MAX` for none (every variation).
-    special_at: u32,
-    /// That move did not play: [`GameChecker::play_move`] left it to the replay.
-    special_hit: bool,
 }
 
 /// What a move that did not play turned out to be instead (see
@@ -134,8 +129,6 @@ impl Line {
             end: None,
             end_reported: false,
             skipped: false,
-            special_at: u32::MAX,
-            special_hit: false,
         }
     }
 }
@@ -191,7 +184,6 @@ impl GameChecker<'_> {
         // centre) and a scoresheet result read as a move or a glyph (`0-0`, `+/-`). The
         // loop looks at one move for them: `0-0`, else the signal's first move.
         let (special_at, mark) = self.special_ending();
-        lines[0].special_at = special_at;
         let mut result_marker: Option<(Token, &'static str)> = None;
         // The last main-line token that counts was a result (`result_marker`).
         let mut result_since_move = false;
@@ -259,8 +251,8 @@ impl GameChecker<'_> {
                         if chances.0 || chances.1 {
                             self.note_chances(line, token, chances, &mut claims);
                         }
-                    } else if line.special_hit {
-                        match self.special_move(line, &mut histories, token, text) {
+                    } else if token.start == special_at && line.state != State::Live {
+                        match self.special_move(line, token) {
                             Some(Special::Result(reading)) => {
                                 self.marker(result_marker, result_since_move, token, reading);
                                 result_marker = Some((token, reading.result));
@@ -428,30 +420,28 @@ impl GameChecker<'_> {
 
     /// The main line's move at `token` that did not play and may be no move: the first
     /// move of the trailing run of king moves onto the centre (a DGT signal), or `0-0`
-    /// as the game's last word (a double forfeit). [`GameChecker::play_move`] left it
-    /// unreported; when it is neither, it is played again to report what it is. The
-    /// run is read again here: this is the rare path.
+    /// as the game's last word (a double forfeit). What the replay reported about it
+    /// (`illegal-move`, `move-after-game-end`) is taken back when it is one of those;
+    /// the run is read again here: this is the rare path, and the replay's own stays as
+    /// it was.
     #[cold]
     #[inline(never)]
-    fn special_move(
-        &mut self,
-        line: &mut Line,
-        histories: &mut [History],
-        token: Token,
-        text: &[u8],
-    ) -> Option<Special> {
-        line.special_hit = false;
+    fn special_move(&mut self, line: &mut Line, token: Token) -> Option<Special> {
+        let ply = line.ply + 1;
+        let reported = self.out.last().is_some_and(|f| {
+            f.ply == Some(ply)
+                && f.variation.is_empty()
+                && matches!(f.code, Code::IllegalMove | Code::MoveAfterGameEnd)
+        });
+        let taken = if reported { self.out.pop() } else { None };
         let special = if self.game.token_bytes(&token) == b"0-0" {
             read_result("0-0").map(Special::Result)
         } else {
             let run = dgt::trailing_run(self.game, self.lang);
             self.dgt_signal(line, &run).map(Special::Signal)
         };
-        if special.is_some() {
-            line.state = State::Stopped { at_last_move: true };
-        } else {
-            line.special_at = u32::MAX;
-            self.play_move(line, histories, token, text);
+        if special.is_none() {
+            self.out.extend(taken);
         }
         special
     }
@@ -589,10 +579,6 @@ impl GameChecker<'_> {
         };
 
         if let Some(ended) = &line.end {
-            if token.start == line.special_at {
-                line.special_hit = true;
-                return None;
-            }
             let end = ended.end;
             if !line.end_reported {
                 line.end_reported = true;
@@ -644,10 +630,6 @@ impl GameChecker<'_> {
         let m = match san.resolve(before) {
             Ok(m) => m,
             Err(e) => {
-                if token.start == line.special_at {
-                    line.special_hit = true;
-                    return None;
-                }
                 let (code, message) = self.explain(&site(), &san, e);
                 self.push_at(code, &site(), message);
                 line.state = State::Stopped { at_last_move: true };
