@@ -60,12 +60,7 @@ fn king_to_centre(game: &Game, token: &Token, lang: Lang) -> Option<Square> {
     if !names_centre {
         return None;
     }
-    let san = if bytes.is_ascii() {
-        San::parse(bytes, lang)
-    } else {
-        San::parse(&game.decoded_bytes(token.span()), lang)
-    };
-    match san.ok()?.kind {
+    match parse_apart(game, token, lang)?.kind {
         SanKind::Normal {
             role: Role::King,
             to,
@@ -74,6 +69,19 @@ fn king_to_centre(game: &Game, token: &Token, lang: Lang) -> Option<Square> {
         } if is_centre(to) => Some(to),
         _ => None,
     }
+}
+
+/// Reads a written move away from the replay: one call of its own, so that the replay's
+/// hot path is compiled as it was without this module.
+#[inline(never)]
+fn parse_apart(game: &Game, token: &Token, lang: Lang) -> Option<San> {
+    let bytes = game.token_bytes(token);
+    let san = if bytes.is_ascii() {
+        San::parse(bytes, lang)
+    } else {
+        San::parse(&game.decoded_bytes(token.span()), lang)
+    };
+    san.ok()
 }
 
 /// The main line's trailing run of king moves onto centre squares, read in `lang`:
@@ -109,10 +117,9 @@ pub(super) fn trailing_run(game: &Game, lang: Lang) -> Run {
 }
 
 impl GameChecker<'_> {
-    /// Reads the main line's trailing `run` as a result signal, at its first move (the
-    /// line `main` stands before it). Reports it and returns what it signals when its
-    /// first move is not legal and the kings end on two centre squares; otherwise the
-    /// moves are replayed as moves.
+    /// Reads the main line's trailing `run` as a result signal, at its first move, which
+    /// did not play (the line `main` stands before it). Reports it and returns what it
+    /// signals when the kings end on two centre squares; otherwise the moves are moves.
     #[cold]
     #[inline(never)]
     pub(super) fn dgt_signal(&mut self, main: &Line, run: &Run) -> Option<Signal> {
@@ -120,15 +127,6 @@ impl GameChecker<'_> {
         let tokens = game.tokens();
         let first = tokens[run.first()?];
         let pos = &main.pos;
-        let text = game.token_bytes(&first);
-        let san = if text.is_ascii() {
-            San::parse(text, self.lang)
-        } else {
-            San::parse(&game.decoded_bytes(first.span()), self.lang)
-        };
-        if san.ok()?.resolve(pos).is_ok() {
-            return None;
-        }
         // Each placement moves the king of the side whose turn it is.
         let board = pos.board();
         let mut kings = [board.king_of(Color::White)?, board.king_of(Color::Black)?];
