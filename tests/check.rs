@@ -78,6 +78,10 @@ golden_cases! {
     clocks_select: "clocks.pgn", ["--select", "clock-annotation"] => "clocks.select.jsonl", exit 0;
     clocks_ignore: "clocks.pgn", ["--ignore", "clock-annotation"] => "clocks.ignore.jsonl", exit 0;
     clocks_fail_on: "clocks.pgn", ["--select", "clock-annotation", "--fail-on", "warning"] => "clocks.select.jsonl", exit 1;
+    dgt_signal: "dgt-signal.pgn", [] => "dgt-signal.jsonl", exit 1;
+    dgt_signal_select: "dgt-signal.pgn", ["--select", "dgt-result-signal"] => "dgt-signal.select.jsonl", exit 0;
+    non_standard_result: "non-standard-result.pgn", [] => "non-standard-result.jsonl", exit 1;
+    non_standard_result_ignore: "non-standard-result.pgn", ["--ignore", "non-standard-result,result-mismatch,syntax-error"] => "non-standard-result.ignore.jsonl", exit 0;
     ignore_fail_on: "draws.pgn", ["--ignore", "move-after-game-end,result-mismatch", "--fail-on", "warning"] => "draws.ignore.jsonl", exit 1;
 }
 
@@ -116,6 +120,19 @@ fn tags_in_every_format() {
             .unwrap()
             .contains("tag Date \"2024.13.01\": no such month (01-12)")
     }));
+}
+
+/// The broadcast results in the human, GitHub and SARIF formats (JSON Lines above).
+#[test]
+fn broadcast_results_in_every_format() {
+    for (format, expected) in [
+        ("human", "dgt-signal.txt"),
+        ("github", "dgt-signal.github.txt"),
+        ("sarif", "dgt-signal.sarif"),
+    ] {
+        let out = planilla(&["check", "--format", format, "corpora/check/dgt-signal.pgn"]);
+        golden(expected, &out.stdout);
+    }
 }
 
 #[test]

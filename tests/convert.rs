@@ -523,3 +523,30 @@ fn letter_by_letter_pawns_stay_pawns_through_dutch() {
         String::from_utf8_lossy(&direct.stdout)
     );
 }
+
+/// Broadcast records: a DGT signal's placements are kept (letters translated, as moves
+/// written after the game's end are) and every scoresheet result is kept as written: a
+/// `0-0` that ends the movetext and is no legal castling stays a double forfeit, never
+/// `O-O`; castling written `0-0` as the last move is still castling.
+#[test]
+fn broadcast_results_and_signals_are_kept() {
+    for (input, expected) in [
+        ("corpora/check/dgt-signal.pgn", "dgt-signal.en.pgn"),
+        (
+            "corpora/check/non-standard-result.pgn",
+            "non-standard-result.en.pgn",
+        ),
+    ] {
+        let out = convert(&[input]);
+        golden(expected, &out.stdout);
+        let read = std::fs::read(root().join(input)).unwrap();
+        assert_eq!(count_games(&out.stdout), count_games(&read), "{input}");
+    }
+    let out = convert(&["--to", "en", "corpora/check/non-standard-result.pgn"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("\n0-0\n") && text.contains("1. e4 e5 0-0\n"),
+        "{text}"
+    );
+    assert!(text.contains("4. O-O\n"), "{text}");
+}

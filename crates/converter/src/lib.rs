@@ -180,6 +180,10 @@ fn convert_game(checker: &mut Checker, game: &Game, options: &Options) -> Conver
                     next_played.next();
                 } else if stopped {
                     translate_letters(&decoded(), from, options.to, &mut text);
+                } else if is_double_forfeit(game, &token) {
+                    // `0-0` ending the movetext, not replayed: the scoresheet's double
+                    // forfeit (`check` says `non-standard-result`), no castling.
+                    text.push_str(&decoded());
                 } else if !write_as_read(&decoded(), from, options.to, &mut text) {
                     translate_letters(&decoded(), from, options.to, &mut text);
                     unread += 1;
@@ -209,6 +213,12 @@ fn convert_game(checker: &mut Checker, game: &Game, options: &Options) -> Conver
         lang_ambiguous: stats.lang_ambiguous,
         origins,
     }
+}
+
+/// Whether `token` is `0-0` as the game's last token: when the replay did not play it as
+/// castling, it is the scoresheet result for a double forfeit.
+fn is_double_forfeit(game: &Game, token: &Token) -> bool {
+    game.token_bytes(token) == b"0-0" && game.tokens().last() == Some(token)
 }
 
 /// Findings after which the replay did not go on (or never started). A syntax error is

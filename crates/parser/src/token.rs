@@ -46,7 +46,9 @@ pub enum TokenKind {
     VariationEnd,
     /// A draw-offer mark `(=)` or `«=»` (not a variation).
     DrawOffer,
-    /// A game-termination marker: `1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`.
+    /// A game-termination marker: `1-0`, `0-1`, `1/2-1/2`, `*`, and the results
+    /// scoresheets write beside them with a half point (`½-½`, `½-0`, `0-1/2`,
+    /// `0.5-0.5`) or as forfeits both ways (`-/-`, `+/+`).
     Result,
     /// Bytes that fit nothing above; each comes with a `syntax-error` finding.
     Unknown,

@@ -135,12 +135,10 @@ where
                 lines.word(")", true);
             }
             TokenKind::Result => {
-                let result = if text.contains('½') {
-                    "1/2-1/2"
-                } else {
-                    &text
-                };
-                lines.word(result, false);
+                // A half point in ASCII (`½-½` and `0.5-0.5` are `1/2-1/2`); the
+                // scoresheet results PGN has no form for (`½-0`) keep their meaning.
+                let result = text.replace('½', "1/2").replace("0.5", "1/2");
+                lines.word(&result, false);
                 ended |= depth == 0;
             }
             TokenKind::San | TokenKind::Nag | TokenKind::Unknown => lines.word(&text, false),

@@ -2,7 +2,7 @@
 //! next game can use (the language the letters decided last, the replay's lists).
 
 use crate::finding::{Code, Finding};
-use crate::replay::{Buffers, Letters};
+use crate::replay::{Buffers, Letters, missing_result_at};
 use crate::rules::Rules;
 use planilla_core::detect::LastVerdict;
 use planilla_core::san::{Lang, San};
@@ -188,7 +188,19 @@ impl GameChecker<'_> {
             return false;
         }
 
+        // A game that ends with `0-0` or `+/-` may end with a result the tokenizer read
+        // as a move or a glyph: the parser's word that its result is missing waits for
+        // the replay (see `replay::scoresheet`).
+        let held = game
+            .findings()
+            .iter()
+            .any(|f| f.kind == FindingKind::Syntax)
+            .then(|| missing_result_at(game))
+            .flatten();
         for f in game.findings() {
+            if held == Some(f.span.start as usize) && f.kind == FindingKind::Syntax {
+                continue;
+            }
             let code = match f.kind {
                 FindingKind::Encoding => Code::Encoding,
                 FindingKind::Syntax | FindingKind::GameTooLarge => Code::SyntaxError,

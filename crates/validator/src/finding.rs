@@ -96,6 +96,10 @@ codes! {
     /// A malformed `[%clk]`/`[%emt]`, a clock that rises beyond the time control, or
     /// clocks missing from some moves.
     ClockAnnotation = "clock-annotation", Warning;
+    /// A result PGN does not define but scoresheets write (`0-0`, `½-0`, `+/-`…).
+    NonStandardResult = "non-standard-result", Warning;
+    /// King placements on the centre squares that signal the result on a DGT board.
+    DgtResultSignal = "dgt-result-signal", Warning;
 }
 
 impl fmt::Display for Code {

@@ -2,16 +2,20 @@
 //! its tokens, each line's position and state, and the moves played. What is reported
 //! about them lives beside it: repetition counts in [`repetition`], the language in
 //! [`language`], draw claims in [`claims`], the game's end and result in [`result`],
+//! results written as scoresheets write them in [`scoresheet`], DGT result signals in
+//! [`dgt`],
 //! moves that do not resolve in [`explain`], and the notation of moves that do in
 //! [`notation`].
 
 mod claims;
 mod clocks;
+mod dgt;
 mod explain;
 mod language;
 mod notation;
 mod repetition;
 mod result;
+mod scoresheet;
 
 pub(crate) use language::Letters;
 
@@ -25,7 +29,10 @@ use planilla_core::{Color, GameEnd, Move, Position};
 use planilla_parser::commands::has_commands;
 use planilla_parser::{Game, Token, TokenKind};
 use repetition::{History, Restart, occurrences};
-use result::{Ended, automatic_draw, normalise_result};
+use result::{Ended, automatic_draw};
+use scoresheet::{Reading, read_result, trailing_mark};
+
+pub(crate) use scoresheet::missing_result_at;
 
 /// The lists a replay fills, kept by a [`Checker`](crate::Checker) from one game to
 /// the next so that its games allocate little once the first ones are checked.
@@ -82,6 +89,15 @@ struct Line {
     end_reported: bool,
     /// A variation skipped because its start position is unknown.
     skipped: bool,
+}
+
+/// What a move that did not play turned out to be instead (see
+/// `GameChecker::special_move`).
+enum Special {
+    /// `0-0` ending the movetext: a scoresheet result.
+    Result(Reading),
+    /// The first placement of a DGT result signal.
+    Signal(dgt::Signal),
 }
 
 /// A written move, for findings about it.
@@ -167,9 +183,16 @@ impl GameChecker<'_> {
         } else {
             Claims::default()
         };
+        // The endings the tokenizer cannot tell: a DGT signal (king moves onto the
+        // centre) and a scoresheet result read as a move or a glyph (`0-0`, `+/-`). The
+        // loop looks at one move for them: `0-0`, else the signal's first move.
+        let (special_at, mark) = self.special_ending();
         let mut result_marker: Option<(Token, &'static str)> = None;
         // The last main-line token that counts was a result (`result_marker`).
         let mut result_since_move = false;
+        let mut signal = None;
+        let result_tag = game.tag("Result");
+        self.report_non_standard_tag(result_tag.as_deref());
         let mut last_main_ply = 0u32;
         // The main line's clocks (see `clocks`): touched only by comments that hold `[%`.
         let mut clocks = Clocks::default();
@@ -229,10 +252,20 @@ impl GameChecker<'_> {
                 let outcome = self.play_move(line, &mut histories, token, text);
                 if main {
                     last_main_ply = line.ply;
-                    if let Some(chances) = outcome
-                        && (chances.0 || chances.1)
-                    {
-                        self.note_chances(line, token, chances, &mut claims);
+                    if let Some(chances) = outcome {
+                        if chances.0 || chances.1 {
+                            self.note_chances(line, token, chances, &mut claims);
+                        }
+                    } else if token.start == special_at && line.state != State::Live {
+                        match self.special_move(line, token) {
+                            Some(Special::Result(reading)) => {
+                                self.marker(result_marker, result_since_move, token, reading);
+                                result_marker = Some((token, reading.result));
+                                result_since_move = true;
+                            }
+                            Some(Special::Signal(found)) => signal = Some(found),
+                            None => {}
+                        }
                     }
                 }
                 continue;
@@ -319,11 +352,9 @@ impl GameChecker<'_> {
                 }
                 TokenKind::Result if lines.len() == 1 => {
                     let text = game.decode(token.span());
-                    if let Some(r) = normalise_result(&text) {
-                        if result_since_move && let Some((first, _)) = result_marker {
-                            self.stray(first, "a second result follows this one", &[]);
-                        }
-                        result_marker = Some((token, r));
+                    if let Some(reading) = read_result(&text) {
+                        self.marker(result_marker, result_since_move, token, reading);
+                        result_marker = Some((token, reading.result));
                         result_since_move = true;
                     }
                 }
@@ -340,11 +371,33 @@ impl GameChecker<'_> {
             }
         }
 
+        // `+/-` or `-/+` as the game's last word is its result.
+        if let Some(mark) = mark
+            && mark.kind == TokenKind::Glyph
+            && lines.len() == 1
+            && let Some(reading) = read_result(&game.decode(mark.span()))
+        {
+            self.marker(result_marker, result_since_move, mark, reading);
+            result_marker = Some((mark, reading.result));
+        }
+        // A `0-0` that ended the movetext and was not read as its result: the parser's
+        // word that the game has no result stands.
+        if let Some(mark) = mark
+            && mark.kind == TokenKind::San
+            && result_marker.is_none_or(|(t, _)| t.start != mark.start)
+        {
+            self.report_held_missing_result(mark);
+        }
         let main = &lines[0];
         if clocks.active() {
             self.clocks_at_end(&mut clocks, main, &start);
         }
-        self.finish_main_line(main, last_main_ply, result_marker, claims);
+        let judged = result::Ending {
+            marker: result_marker,
+            tag: result_tag.as_deref(),
+            signal,
+        };
+        self.finish_main_line(main, last_main_ply, judged, claims);
         // The lists go back to the checker, the paths and keys of variations still
         // open kept for the next game's variations (the main line's path is empty).
         for line in lines.drain(1..) {
@@ -362,6 +415,83 @@ impl GameChecker<'_> {
             spare_keys,
         };
         (self.letters.used, self.letters.figurines)
+    }
+
+    /// Where the game's text may end in a way the tokenizer cannot tell: the start of
+    /// the one move the replay looks at for it (`0-0` as the last word, else the first
+    /// move of a trailing run of king moves onto the centre; `u32::MAX` for none), and
+    /// the [`trailing_mark`] token.
+    #[inline(never)]
+    fn special_ending(&self) -> (u32, Option<Token>) {
+        let game = self.game;
+        let tokens = game.tokens();
+        let mark = trailing_mark(game).map(|i| tokens[i]);
+        let special_at = match mark {
+            Some(mark) if mark.kind == TokenKind::San => mark.start,
+            _ => dgt::trailing_run(game, self.lang)
+                .first()
+                .map_or(u32::MAX, |first| tokens[first].start),
+        };
+        (special_at, mark)
+    }
+
+    /// The main line's move at `token` that did not play and may be no move: the first
+    /// move of the trailing run of king moves onto the centre (a DGT signal), or `0-0`
+    /// as the game's last word (a double forfeit). What the replay reported about it
+    /// (`illegal-move`, `move-after-game-end`) is taken back when it is one of those;
+    /// the run is read again here: this is the rare path, and the replay's own stays as
+    /// it was.
+    #[cold]
+    #[inline(never)]
+    fn special_move(&mut self, line: &mut Line, token: Token) -> Option<Special> {
+        let ply = line.ply + 1;
+        let reported = self.out.last().is_some_and(|f| {
+            f.ply == Some(ply)
+                && f.variation.is_empty()
+                && matches!(f.code, Code::IllegalMove | Code::MoveAfterGameEnd)
+        });
+        let taken = if reported { self.out.pop() } else { None };
+        let special = if self.game.token_bytes(&token) == b"0-0" {
+            read_result("0-0").map(Special::Result)
+        } else {
+            let run = dgt::trailing_run(self.game, self.lang);
+            self.dgt_signal(line, &run).map(Special::Signal)
+        };
+        if special.is_none() {
+            self.out.extend(taken);
+        }
+        special
+    }
+
+    /// Reports what a new main-line result marker `token`, read as `reading`, says
+    /// beside the marker before it (`marker`, `since_move`: no move between them): a
+    /// second marker, and a form PGN does not define.
+    #[inline]
+    fn marker(
+        &mut self,
+        marker: Option<(Token, &'static str)>,
+        since_move: bool,
+        token: Token,
+        reading: Reading,
+    ) {
+        if since_move && let Some((first, _)) = marker {
+            self.stray(first, "a second result follows this one", &[]);
+        }
+        if !reading.is_standard() {
+            self.report_non_standard_marker(token, reading);
+        }
+    }
+
+    /// Reports a result marker written in a form PGN does not define, once for a form
+    /// written in the tag and after the moves alike.
+    #[cold]
+    #[inline(never)]
+    fn report_non_standard_marker(&mut self, token: Token, reading: Reading) {
+        let written = self.game.decode(token.span());
+        let tag = self.game.tag("Result");
+        if tag.as_deref().map(str::trim) != Some(&*written) {
+            self.report_non_standard(reading, &written, token.start as usize);
+        }
     }
 
     /// Reports a token that PGN does not allow where it stands, as a syntax error (the

@@ -1,7 +1,7 @@
 //! Byte classes for the hot paths, whitespace, words, and where a token ends.
 
 use super::moves::{en_passant_len, san_len};
-use super::numbers::{evaluation_len, half_result_len};
+use super::numbers::{evaluation_len, scoresheet_result_len};
 use crate::encoding::{Encoding, char_at, is_unicode_space};
 use crate::token::TokenKind;
 
@@ -137,7 +137,7 @@ pub(super) fn non_ascii_token(s: &[u8], encoding: Encoding) -> (TokenKind, usize
             Some(len) => (TokenKind::San, len),
             None => (TokenKind::Unknown, word_len(s, encoding)),
         },
-        '½' => match half_result_len(s, encoding) {
+        '½' => match scoresheet_result_len(s, encoding) {
             Some(len) => (TokenKind::Result, len),
             None => (TokenKind::Unknown, word_len(s, encoding)),
         },

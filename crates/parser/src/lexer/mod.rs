@@ -678,6 +678,13 @@ impl Lexer {
             b'-' if rest.starts_with(b"--") && is_token_end(rest, 2, encoding) => {
                 (TokenKind::San, 2)
             }
+            // Forfeits both ways (`-/-`, `+/+`): results, never an evaluation nor a move.
+            b'+' | b'-'
+                if (rest.starts_with(b"-/-") || rest.starts_with(b"+/+"))
+                    && is_token_end(rest, 3, encoding) =>
+            {
+                (TokenKind::Result, 3)
+            }
             b'+' | b'-' | b'=' | b'/' => match evaluation_len(rest, encoding) {
                 Some(len) => (TokenKind::Glyph, len),
                 None => (TokenKind::Unknown, word_len(rest, encoding)),

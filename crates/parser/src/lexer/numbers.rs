@@ -1,11 +1,12 @@
 //! Tokens that start with a digit (move numbers, results, castling with zeros), NAGs,
-//! `½-½` and evaluation marks.
+//! results as scoresheets write them (`½-½`, `½-0`, `0.5-0.5`) and evaluation marks.
 
 use super::classes::{is_delimiter_byte, is_mark_char, is_token_end, word_len};
 use super::moves::{castling_len, san_suffix};
 use crate::encoding::{Encoding, char_at};
 use crate::token::TokenKind;
-use nom::bytes::complete::take_while1;
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::{char as byte_char, digit1, space0};
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
@@ -15,6 +16,13 @@ pub(super) fn digit_token(s: &[u8], encoding: Encoding) -> (TokenKind, usize) {
     // Fast path: `12.` not followed by a spaced ellipsis, or `12...`.
     let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
     if s.get(digits) == Some(&b'.') {
+        // `0.5-0.5` and its kin: no move is numbered 0.
+        if digits == 1
+            && s[0] == b'0'
+            && let Some(len) = scoresheet_result_len(s, encoding)
+        {
+            return (TokenKind::Result, len);
+        }
         let dots = s[digits..].iter().take_while(|&&b| b == b'.').count();
         let end = digits + dots;
         // A dash after the number, a scoresheet habit (`1.-e4`, `1.- e4`), belongs to it.
@@ -32,6 +40,9 @@ pub(super) fn digit_token(s: &[u8], encoding: Encoding) -> (TokenKind, usize) {
         if s.starts_with(result) && is_result_end(s, result.len()) {
             return (TokenKind::Result, result.len());
         }
+    }
+    if let Some(len) = scoresheet_result_len(s, encoding) {
+        return (TokenKind::Result, len);
     }
     if let Some(len) = castling_len(s, encoding).and_then(|len| san_suffix(s, len, encoding)) {
         return (TokenKind::San, len);
@@ -92,15 +103,38 @@ pub(super) fn nag_len(s: &[u8]) -> Option<usize> {
     parsed.ok().map(|(rest, _)| s.len() - rest.len())
 }
 
-/// `½-½` with `½` in UTF-8 or as the Windows-1252 / Latin-1 byte 0xBD.
-pub(super) fn half_result_len(s: &[u8], encoding: Encoding) -> Option<usize> {
-    let (first, a) = char_at(s, encoding)?;
-    if first != '½' || s.get(a) != Some(&b'-') {
+/// One side's score as a scoresheet writes it, in half points: `1`, `0`, and a half
+/// point as `1/2`, `0.5` or `½` (UTF-8, or the Windows-1252 / Latin-1 byte 0xBD).
+fn score(s: &[u8], encoding: Encoding) -> Option<(u8, usize)> {
+    let mut half = alt((tag(&b"1/2"[..]), tag(&b"0.5"[..])));
+    let parsed: IResult<&[u8], &[u8]> = half.parse(s);
+    if let Ok((_, written)) = parsed {
+        return Some((1, written.len()));
+    }
+    match s.first()? {
+        b'1' => Some((2, 1)),
+        b'0' => Some((0, 1)),
+        _ => match char_at(s, encoding)? {
+            ('½', len) => Some((1, len)),
+            _ => None,
+        },
+    }
+}
+
+/// A result as scoresheets write it beside PGN's own: two scores joined by `-`, with at
+/// least one half point or a half point written `½` or `0.5` (`½-½`, `½-0`, `0-1/2`,
+/// `0.5-0.5`). `1-0`, `0-1` and `1/2-1/2` are PGN's and read before this; `0-0` is
+/// castling to the lexer (the validator reads it as a result where the moves end) and
+/// `1-1` no result at all.
+pub(super) fn scoresheet_result_len(s: &[u8], encoding: Encoding) -> Option<usize> {
+    let (white, a) = score(s, encoding)?;
+    if s.get(a) != Some(&b'-') {
         return None;
     }
-    let (second, b) = char_at(&s[a + 1..], encoding)?;
+    let (black, b) = score(&s[a + 1..], encoding)?;
     let len = a + 1 + b;
-    (second == '½' && is_result_end(s, len)).then_some(len)
+    let both_whole = white != 1 && black != 1;
+    (!both_whole && is_result_end(s, len)).then_some(len)
 }
 
 /// Evaluation marks and glyph runs written as a word of their own: `=`, `+=`, `=+`, `+/-`,
@@ -162,6 +196,54 @@ mod tests {
     use super::*;
     use crate::lexer::FAST_PATH_INPUTS;
     use proptest::prelude::*;
+
+    /// Scoresheet results, and words that are none.
+    #[test]
+    fn scoresheet_results() {
+        let cases: &[(&[u8], Option<usize>)] = &[
+            ("½-½".as_bytes(), Some(5)),
+            (b"\xBD-\xBD", Some(3)),
+            ("½-0".as_bytes(), Some(4)),
+            ("0-½".as_bytes(), Some(4)),
+            (b"1/2-0", Some(5)),
+            (b"0-1/2", Some(5)),
+            (b"0.5-0.5", Some(7)),
+            (b"1/2-1/2 ", Some(7)),
+            (b"0-1/2x", None),
+            (b"0-0", None),
+            (b"1-1", None),
+            (b"1-0", None),
+            (b"0.5", None),
+            (b"1/2", None),
+            (b"0-1/2-1", None),
+        ];
+        for &(text, expected) in cases {
+            let encoding = if text.is_ascii() || std::str::from_utf8(text).is_ok() {
+                Encoding::Auto
+            } else {
+                Encoding::Windows1252
+            };
+            assert_eq!(
+                scoresheet_result_len(text, encoding),
+                expected,
+                "{}",
+                String::from_utf8_lossy(text)
+            );
+        }
+    }
+
+    /// The results reach the token stream as results; `0.5-0.5` is no move number.
+    #[test]
+    fn scoresheet_results_are_result_tokens() {
+        for text in ["0.5-0.5", "1/2-0", "0-1/2", "1/2-1/2"] {
+            assert_eq!(
+                digit_token(text.as_bytes(), Encoding::Auto),
+                (TokenKind::Result, text.len()),
+                "{text}"
+            );
+        }
+        assert_eq!(digit_token(b"0-0", Encoding::Auto).0, TokenKind::San);
+    }
 
     proptest! {
         /// The fast path accepts only what the full scanner accepts, with the same length.

@@ -5,6 +5,8 @@
 use crate::checker::GameChecker;
 use crate::finding::{Code, Finding};
 use crate::replay::claims::Claims;
+use crate::replay::dgt::Signal;
+use crate::replay::scoresheet::read_result;
 use crate::replay::{Line, Site, State};
 use crate::rules::Rules;
 use planilla_core::{Color, GameEnd, Position};
@@ -20,6 +22,16 @@ pub(super) struct Ended {
     pub(super) after_move: String,
     /// The position the game ended in.
     pub(super) position: Position,
+}
+
+/// How the main line's text ends: what [`GameChecker::finish_main_line`] judges.
+pub(super) struct Ending<'t> {
+    /// The result marker after the moves, read for what it means.
+    pub(super) marker: Option<(Token, &'static str)>,
+    /// The Result tag as written.
+    pub(super) tag: Option<&'t str>,
+    /// A DGT result signal that ends the moves.
+    pub(super) signal: Option<Signal>,
 }
 
 /// The automatic draw under `rules` of a position that occurred `occurrences` times
@@ -57,17 +69,6 @@ fn result_of(end: GameEnd) -> &'static str {
     }
 }
 
-/// Results as PGN writes them, normalised (`½-½` reads as `1/2-1/2`).
-pub(super) fn normalise_result(text: &str) -> Option<&'static str> {
-    match text.trim() {
-        "1-0" => Some("1-0"),
-        "0-1" => Some("0-1"),
-        "1/2-1/2" | "½-½" | "1/2" => Some("1/2-1/2"),
-        "*" => Some("*"),
-        _ => None,
-    }
-}
-
 impl GameChecker<'_> {
     /// Reports the first move written after the game ended.
     #[cold]
@@ -91,16 +92,21 @@ impl GameChecker<'_> {
 
     /// Checks the main line's result once it is read: the Result tag against the
     /// result written after the moves, the claims missed, and the result against the
-    /// position the game ended in (`main` after its last move, at `last_ply`).
+    /// position the game ended in (`main` after its last move, at `last_ply`), or
+    /// against the result a DGT `signal` after it gave.
     pub(super) fn finish_main_line(
         &mut self,
         main: &Line,
         last_ply: u32,
-        marker: Option<(Token, &'static str)>,
+        ending: Ending,
         claims: Claims,
     ) {
-        let game = self.game;
-        let tag = game.tag("Result").and_then(|r| normalise_result(&r));
+        let Ending {
+            marker,
+            tag: written_tag,
+            signal,
+        } = ending;
+        let tag = written_tag.and_then(read_result).map(|r| r.result);
         let result = marker.map(|(_, r)| r).or(tag);
         let result_at = marker
             .map(|(t, _)| t.start as usize)
@@ -110,19 +116,26 @@ impl GameChecker<'_> {
         if let (Some((t, m)), Some(tag)) = (marker, tag)
             && m != tag
         {
-            let message = format!("the Result tag says {tag} but the movetext ends with {m}");
+            let message = format!(
+                "the Result tag says {tag} but the movetext ends with {}",
+                self.as_written(t, m)
+            );
             self.game_note(Code::ResultMismatch, t.start as usize, message);
         }
         // A Result tag that is no result at all (`1-1`, `draw`, `?`) disagrees with the
         // movetext's result too: PGN allows only the four.
         if let Some((t, m)) = marker
             && tag.is_none()
-            && let Some(written) = game.tag("Result")
+            && let Some(written) = written_tag
         {
             let message = format!(
                 "the Result tag '{written}' is no result (1-0, 0-1, 1/2-1/2 or *); the movetext ends with {m}"
             );
             self.game_note(Code::ResultMismatch, t.start as usize, message);
+        }
+
+        if let Some(signal) = signal {
+            self.compare_with_signal(signal, marker, tag);
         }
 
         self.report_missed_claims(result, last_ply, claims);
@@ -150,6 +163,46 @@ impl GameChecker<'_> {
                 ..self.finding(Code::ResultMismatch, result_at, message)
             };
             self.out.push(finding);
+        }
+    }
+
+    /// The result marker `token` that reads as `result`, with its written form when
+    /// that is another (`+/- (1-0)`).
+    fn as_written(&self, token: Token, result: &str) -> String {
+        let written = self.game.decode(token.span());
+        if written == result {
+            written.into_owned()
+        } else {
+            format!("{written} ({result})")
+        }
+    }
+
+    /// A result written after a DGT signal (the marker, else the Result tag) that is
+    /// not the signal's: `*` says nothing and disagrees with no signal.
+    fn compare_with_signal(
+        &mut self,
+        signal: Signal,
+        marker: Option<(Token, &'static str)>,
+        tag: Option<&'static str>,
+    ) {
+        let written = match (marker, tag) {
+            (Some((t, m)), _) => Some((m, t.start as usize, "the movetext ends with")),
+            (None, Some(r)) => Some((
+                r,
+                self.tag_position("Result").unwrap_or(0),
+                "the Result tag says",
+            )),
+            (None, None) => None,
+        };
+        if let Some((result, at, what)) = written
+            && result != "*"
+            && result != signal.result
+        {
+            let message = format!(
+                "{what} {result} but the DGT result signal at ply {} means {}",
+                signal.ply, signal.result
+            );
+            self.game_note(Code::ResultMismatch, at, message);
         }
     }
 }
