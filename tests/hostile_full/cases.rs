@@ -22,22 +22,21 @@ pub fn write_with(path: &Path, fill: impl FnOnce(&mut BufWriter<File>)) -> PathB
     path.to_path_buf()
 }
 
-/// `planilla check --format jsonl -q --ignore missing-tag EXTRA... PATH`, measured. The
-/// generated games carry only the tags their damage needs, so the roster note is left out
-/// here as in the small hostile tests.
+/// The check every full-size case runs: JSON Lines, quiet, and without the roster note
+/// (the generated games carry only the tags their damage needs, as in the small tests).
+pub const CHECK_JSONL: [&str; 6] = [
+    "check",
+    "--format",
+    "jsonl",
+    "-q",
+    "--ignore",
+    "missing-tag",
+];
+
+/// `planilla CHECK_JSONL... EXTRA... PATH`, measured.
 pub fn check(dir: &Dir, path: &Path, extra: &[&str]) -> Run {
     let mut command = command();
-    command
-        .args([
-            "check",
-            "--format",
-            "jsonl",
-            "-q",
-            "--ignore",
-            "missing-tag",
-        ])
-        .args(extra)
-        .arg(path);
+    command.args(CHECK_JSONL).args(extra).arg(path);
     measured(command, dir, Input::Null, 60)
 }
 

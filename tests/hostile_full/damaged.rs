@@ -4,7 +4,7 @@
 
 use std::io::{Read, Write};
 
-use crate::cases::check;
+use crate::cases::{CHECK_JSONL, check};
 use crate::run::{Input, MAX_MB, MAX_SECS, OK, linear, measured};
 use crate::util::hostile::{assert_clean, assert_finding, good, place};
 use crate::util::{Dir, command};
@@ -252,15 +252,7 @@ fn files_cut_in_a_tag_a_comment_a_move_a_character_between_moves() {
             let what = format!("cut in a {name} (standard input: {stdin})");
             let r = if stdin {
                 let mut command = command();
-                command.args([
-                    "check",
-                    "--format",
-                    "jsonl",
-                    "-q",
-                    "--ignore",
-                    "missing-tag",
-                    "-",
-                ]);
+                command.args(CHECK_JSONL).arg("-");
                 let input = Input::Bytes(&data);
                 measured(command, &dir, input, 60)
             } else {

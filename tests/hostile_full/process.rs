@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::cases::write_with;
+use crate::cases::{CHECK_JSONL, write_with};
 use crate::run::{Input, MAX_MB, MAX_SECS, OK, Output, measured, run};
 use crate::util::hostile::{assert_clean, good, illegal_games, into_a_closed_pipe};
 use crate::util::{Dir, command, command_for};
@@ -63,16 +63,7 @@ fn unreadable_files_symlink_loops_a_dangling_link_and_a_fifo() {
     let scratch = Dir::new("directory");
     let tree = |what: &str| {
         let mut check = command_for(&binary, &public);
-        check
-            .args([
-                "check",
-                "--format",
-                "jsonl",
-                "-q",
-                "--ignore",
-                "missing-tag",
-            ])
-            .arg(&d);
+        check.args(CHECK_JSONL).arg(&d);
         if is_root() {
             check.uid(65534).gid(65534);
         }
@@ -109,16 +100,7 @@ fn unreadable_files_symlink_loops_a_dangling_link_and_a_fifo() {
         std::thread::spawn(move || std::fs::write(fifo, good(1) + &good(2)))
     };
     let mut named = command();
-    named
-        .args([
-            "check",
-            "--format",
-            "jsonl",
-            "-q",
-            "--ignore",
-            "missing-tag",
-        ])
-        .arg(&fifo);
+    named.args(CHECK_JSONL).arg(&fifo);
     let r = measured(named, &scratch, Input::Null, 20);
     if !writer.is_finished() {
         // Unblocks the writer if planilla never opened the FIFO.
@@ -146,14 +128,7 @@ fn standard_input_closed_early_empty_or_not_open() {
     let cut = good(1).len() + good(2).len() + 60; // inside the third game's movetext
     let stdin_check = || {
         let mut check = command();
-        check.args([
-            "check",
-            "--format",
-            "jsonl",
-            "-q",
-            "--ignore",
-            "missing-tag",
-        ]);
+        check.args(CHECK_JSONL);
         check
     };
     let input = Input::Bytes(&data.as_bytes()[..cut]);
