@@ -82,7 +82,18 @@ golden_cases! {
     dgt_signal_select: "dgt-signal.pgn", ["--select", "dgt-result-signal"] => "dgt-signal.select.jsonl", exit 0;
     non_standard_result: "non-standard-result.pgn", [] => "non-standard-result.jsonl", exit 1;
     non_standard_result_ignore: "non-standard-result.pgn", ["--ignore", "non-standard-result,result-mismatch,syntax-error"] => "non-standard-result.ignore.jsonl", exit 0;
+    by_date: "by-date.pgn", ["--rules", "by-date"] => "by-date.jsonl", exit 1;
+    by_date_default_rules: "by-date.pgn", [] => "by-date.fide-2023.jsonl", exit 1;
+    by_date_select: "by-date.pgn", ["--rules", "by-date", "--select", "rules-by-date"] => "by-date.select.jsonl", exit 0;
+    by_date_ignore: "by-date.pgn", ["--rules", "by-date", "--ignore", "rules-by-date", "--fail-on", "note"] => "by-date.ignore.jsonl", exit 1;
     ignore_fail_on: "draws.pgn", ["--ignore", "move-after-game-end,result-mismatch", "--fail-on", "warning"] => "draws.ignore.jsonl", exit 1;
+}
+
+/// `--rules by-date` in the human format: the notes beside the findings they explain.
+#[test]
+fn by_date_human_format() {
+    let out = planilla(&["check", "--rules", "by-date", "corpora/check/by-date.pgn"]);
+    golden("by-date.txt", &out.stdout);
 }
 
 #[test]

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Args;
 use planilla_parser::Game;
 use planilla_validator::{
-    Checker, Code, Config, Finding, GameStats, Rules, Severity, internal_error,
+    Checker, Code, Config, Finding, GameStats, RulesChoice, Severity, internal_error,
 };
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -27,9 +27,10 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-    /// Edition of the FIDE Laws for draw rules: fide-2023, fide-2009 or fide-2005.
+    /// Edition of the FIDE Laws for draw rules: fide-2023, fide-2009, fide-2005, or
+    /// by-date (each game by the edition in force on its Date).
     #[arg(long, default_value = "fide-2023")]
-    pub rules: Rules,
+    pub rules: RulesChoice,
     /// Exit with status 1 when a finding at or above this severity is reported:
     /// error, warning, note or never.
     #[arg(long, default_value = "error")]

@@ -103,7 +103,7 @@ impl Converter {
         Converter {
             options,
             checker: Checker::new(Config {
-                rules: options.rules,
+                rules: options.rules.into(),
                 lang: options.from,
             }),
         }

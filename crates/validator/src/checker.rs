@@ -3,7 +3,7 @@
 
 use crate::finding::{Code, Finding};
 use crate::replay::{Buffers, Letters, missing_result_at};
-use crate::rules::Rules;
+use crate::rules::{Rules, RulesChoice};
 use planilla_core::detect::LastVerdict;
 use planilla_core::san::{Lang, San};
 use planilla_core::{Position, Validation};
@@ -12,8 +12,8 @@ use planilla_parser::{FindingKind, Game};
 /// What the validator checks and how.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Config {
-    /// The edition of the draw rules.
-    pub rules: Rules,
+    /// The edition of the draw rules, or how to choose it per game.
+    pub rules: RulesChoice,
     /// The notation language, or `None` to decide it per game.
     pub lang: Option<Lang>,
 }
@@ -104,6 +104,7 @@ impl Checker {
         let mut checker = GameChecker {
             game,
             config: self.config,
+            rules: Rules::default(),
             lang: Lang::En,
             out,
             plies: 0,
@@ -127,6 +128,8 @@ impl Checker {
 pub(crate) struct GameChecker<'g> {
     pub(crate) game: &'g Game,
     pub(crate) config: Config,
+    /// The edition of the draw rules this game is judged by (see `by_date`).
+    pub(crate) rules: Rules,
     /// The language the game is being read in.
     pub(crate) lang: Lang,
     pub(crate) out: &'g mut Vec<Finding>,
@@ -208,6 +211,9 @@ impl GameChecker<'_> {
             self.game_note(code, f.span.start as usize, f.message.to_string());
         }
         crate::tags::check_tags(game, self.out);
+        let (rules, note) = crate::by_date::rules_for(self.config.rules, game);
+        self.rules = rules;
+        self.out.extend(note);
 
         let start = match game.tag("FEN") {
             None => Position::new(),

@@ -100,6 +100,8 @@ codes! {
     NonStandardResult = "non-standard-result", Warning;
     /// King placements on the centre squares that signal the result on a DGT board.
     DgtResultSignal = "dgt-result-signal", Warning;
+    /// `--rules by-date` could not tell the edition from the game's Date alone.
+    RulesByDate = "rules-by-date", Note;
 }
 
 impl fmt::Display for Code {

@@ -24,6 +24,7 @@
 
 #![warn(missing_docs)]
 
+mod by_date;
 mod checker;
 mod finding;
 mod replay;
@@ -32,7 +33,7 @@ mod tags;
 
 pub use checker::{Checker, Config, GameStats, PlayedMove};
 pub use finding::{Code, Finding, Severity, UnknownCode};
-pub use rules::{Rules, UnknownRules};
+pub use rules::{Rules, RulesChoice, UnknownRules};
 
 use planilla_parser::Game;
 

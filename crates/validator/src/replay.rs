@@ -142,7 +142,7 @@ impl GameChecker<'_> {
     pub(crate) fn replay(&mut self, start: Position) -> (u32, bool) {
         let game = self.game;
         let tokens = game.tokens();
-        let rules = self.config.rules;
+        let rules = self.rules;
         // The checker's lists, taken for the replay (it calls methods of `self`) and
         // given back at its end with what the last game left in them.
         let Buffers {
@@ -645,7 +645,7 @@ impl GameChecker<'_> {
             line.ply = ply;
             // The history restarts after a pass, so a variation replacing it
             // starts a history of its own.
-            histories[depth].push(self.config.rules.key(&line.pos), Restart::Null);
+            histories[depth].push(self.rules.key(&line.pos), Restart::Null);
             self.plies += 1;
             return None;
         }
@@ -679,7 +679,7 @@ impl GameChecker<'_> {
         }
 
         // Book-keeping for repetition: positions before an irreversible move never recur.
-        let rules = self.config.rules;
+        let rules = self.rules;
         let after = &line.pos;
         let key = rules.key(after);
         let clock = after.halfmove_clock();

@@ -46,6 +46,58 @@ impl Rules {
     }
 }
 
+/// How the edition is chosen for each game (the `--rules` option): one edition for
+/// every game, or each game by the edition in force on its Date (`by-date`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RulesChoice {
+    /// Every game by this edition.
+    Edition(Rules),
+    /// Each game by the edition in force on its Date tag; a game whose Date has no
+    /// year by the default edition, with a note (see the `by_date` module).
+    ByDate,
+}
+
+impl Default for RulesChoice {
+    fn default() -> RulesChoice {
+        RulesChoice::Edition(Rules::default())
+    }
+}
+
+impl From<Rules> for RulesChoice {
+    fn from(rules: Rules) -> RulesChoice {
+        RulesChoice::Edition(rules)
+    }
+}
+
+impl fmt::Display for RulesChoice {
+    /// The name used on the command line: an edition's, or `by-date`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesChoice::Edition(rules) => rules.fmt(f),
+            RulesChoice::ByDate => f.write_str(BY_DATE),
+        }
+    }
+}
+
+impl FromStr for RulesChoice {
+    type Err = UnknownRules;
+
+    /// Reads `by-date` or an edition's name.
+    ///
+    /// # Errors
+    ///
+    /// [`UnknownRules`] for any other text; its message lists the names.
+    fn from_str(name: &str) -> Result<RulesChoice, UnknownRules> {
+        if name == BY_DATE {
+            return Ok(RulesChoice::ByDate);
+        }
+        name.parse().map(RulesChoice::Edition)
+    }
+}
+
+/// The name of [`RulesChoice::ByDate`] on the command line.
+const BY_DATE: &str = "by-date";
+
 impl fmt::Display for Rules {
     /// The name used on the command line ([`Rules::name`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -76,7 +128,8 @@ pub struct UnknownRules(pub String);
 
 impl fmt::Display for UnknownRules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = Rules::ALL.iter().map(|r| r.name()).collect();
+        let mut names: Vec<&str> = Rules::ALL.iter().map(|r| r.name()).collect();
+        names.push(BY_DATE);
         write!(f, "unknown rules '{}' ({})", self.0, names.join(", "))
     }
 }
@@ -96,7 +149,27 @@ mod tests {
         }
         assert_eq!(
             "fide-2000".parse::<Rules>().unwrap_err().to_string(),
-            "unknown rules 'fide-2000' (fide-2023, fide-2009, fide-2005)"
+            "unknown rules 'fide-2000' (fide-2023, fide-2009, fide-2005, by-date)"
+        );
+    }
+
+    /// The choice reads back from its name too, `by-date` included.
+    #[test]
+    fn choices_read_back_from_their_names() {
+        for choice in Rules::ALL
+            .map(RulesChoice::from)
+            .into_iter()
+            .chain([RulesChoice::ByDate])
+        {
+            assert_eq!(choice.to_string().parse(), Ok(choice));
+        }
+        assert_eq!(
+            "by-date".parse::<Rules>().map_err(|e| e.0),
+            Err("by-date".into())
+        );
+        assert_eq!(
+            RulesChoice::default(),
+            RulesChoice::Edition(Rules::Fide2023)
         );
     }
 }
