@@ -1,12 +1,14 @@
 //! `planilla check`: validate games and report findings.
 
+use crate::config::{ConfigArgs, Settings};
 use crate::drive::{Event, Plan, for_each_source};
-use crate::input::{InputArgs, LangChoice, collect_sources, progress_bar, show_games};
+use crate::input::{InputArgs, LangChoice, Source, collect_sources, progress_bar, show_games};
 use crate::output::{Format, Totals, Writer};
 use crate::pipeline::Job;
 use anyhow::Context;
-use clap::Args;
-use planilla_parser::Game;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args};
+use planilla_parser::{Encoding, Game};
 use planilla_validator::{
     Checker, Code, Config, Finding, GameStats, RulesChoice, Severity, internal_error,
 };
@@ -46,6 +48,9 @@ pub struct CheckArgs {
     /// union of their findings is the unsharded run's.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
+    /// Where options come from besides the command line.
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 /// `--shard K/N`.
@@ -177,13 +182,58 @@ impl Job for CheckJob<'_> {
     }
 }
 
-/// Runs `planilla check`: the exit status, or an error (status 2).
-pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let filter = Filter::new(&args.select, &args.ignore)?;
-    let config = Config {
-        rules: args.rules,
-        lang: args.lang.0,
-    };
+/// How the games of one source are checked: the command line's options over the
+/// configuration file's, and its overrides' for that file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Profile {
+    config: Config,
+    encoding: Encoding,
+    select: Vec<String>,
+    ignore: Vec<String>,
+}
+
+/// Which options the command line gave (they win over the configuration file).
+struct Given<'a>(&'a ArgMatches);
+
+impl Given<'_> {
+    fn has(&self, id: &str) -> bool {
+        self.0.value_source(id) == Some(ValueSource::CommandLine)
+    }
+
+    /// The command line's value of option `id` when it gave one, else the file's when
+    /// it has one, else the command line's default.
+    fn pick<T>(&self, id: &str, command_line: T, file: Option<T>) -> T {
+        match file {
+            Some(value) if !self.has(id) => value,
+            _ => command_line,
+        }
+    }
+}
+
+impl Profile {
+    /// The profile of a source whose configuration `settings` are these.
+    fn new(args: &CheckArgs, given: &Given<'_>, settings: Settings) -> Profile {
+        Profile {
+            config: Config {
+                rules: given.pick("rules", args.rules, settings.rules),
+                lang: given.pick("lang", args.lang, settings.lang).0,
+            },
+            encoding: given.pick("encoding", args.input.encoding, settings.encoding),
+            select: given.pick("select", args.select.clone(), settings.select),
+            ignore: given.pick("ignore", args.ignore.clone(), settings.ignore),
+        }
+    }
+}
+
+/// Runs `planilla check`: the exit status, or an error (status 2). `matches` tells
+/// which options the command line gave.
+pub fn run(mut args: CheckArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
+    let file = crate::config::Config::load(&args.config)?;
+    let given = Given(matches);
+    args.fail_on = given.pick("fail_on", args.fail_on, file.fail_on);
+    args.format = given.pick("format", args.format, file.format);
+    args.input.threads = given.pick("threads", args.input.threads, file.threads);
+    args.input.quiet = given.pick("quiet", args.input.quiet, file.quiet);
     let pool = crate::thread_pool(args.input.threads)?;
     let inputs = collect_sources(&args.input.paths);
     let mut input_failed = inputs.report();
@@ -191,6 +241,22 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     // say so (SARIF's invocation, GitHub annotations).
     let mut failures = inputs.problems.clone();
     let sources = inputs.sources;
+    // Runs of sources checked alike, in input order.
+    let mut groups: Vec<(Profile, Filter, std::ops::Range<usize>)> = Vec::new();
+    for (i, source) in sources.iter().enumerate() {
+        let path = match source {
+            Source::File(path) => Some(path.as_path()),
+            Source::Stdin => None,
+        };
+        let profile = Profile::new(&args, &given, file.settings_for(path));
+        match groups.last_mut() {
+            Some((last, _, range)) if *last == profile => range.end = i + 1,
+            _ => {
+                let filter = Filter::new(&profile.select, &profile.ignore)?;
+                groups.push((profile, filter, i..i + 1));
+            }
+        }
+    }
 
     let stdout = io::stdout();
     let mut writer = Writer::new(
@@ -204,46 +270,48 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
 
     let outcome: io::Result<()> = (|| {
         writer.begin()?;
-        let job = CheckJob {
-            config: &config,
-            shard: args.shard,
-        };
         let mut name = String::new();
-        let unread = for_each_source(
-            &sources,
-            &plans,
-            args.input.encoding,
-            &pool,
-            &bar,
-            &job,
-            |event: Event<'_, Option<GameReport>>| {
-                match event {
-                    Event::Opened(source) => {
-                        name = source.display_name();
-                        totals.files += 1;
-                    }
-                    Event::Results(reports) => {
-                        for report in reports.iter().flatten() {
-                            totals.games += 1;
-                            totals.plies += report.stats.plies;
-                            for f in &report.findings {
-                                if !filter.keeps(f.code) {
-                                    continue;
-                                }
-                                totals.count(f.severity());
-                                worst = worst.max(Some(f.severity()));
-                                writer.finding(&name, f)?;
-                            }
+        for (profile, filter, range) in &groups {
+            let job = CheckJob {
+                config: &profile.config,
+                shard: args.shard,
+            };
+            let unread = for_each_source(
+                &sources[range.clone()],
+                &plans[range.clone()],
+                profile.encoding,
+                &pool,
+                &bar,
+                &job,
+                |event: Event<'_, Option<GameReport>>| {
+                    match event {
+                        Event::Opened(source) => {
+                            name = source.display_name();
+                            totals.files += 1;
                         }
-                        show_games(&bar, totals.games);
+                        Event::Results(reports) => {
+                            for report in reports.iter().flatten() {
+                                totals.games += 1;
+                                totals.plies += report.stats.plies;
+                                for f in &report.findings {
+                                    if !filter.keeps(f.code) {
+                                        continue;
+                                    }
+                                    totals.count(f.severity());
+                                    worst = worst.max(Some(f.severity()));
+                                    writer.finding(&name, f)?;
+                                }
+                            }
+                            show_games(&bar, totals.games);
+                        }
+                        Event::Closed => writer.flush()?,
+                        Event::Failed(message) => failures.push(message.to_string()),
                     }
-                    Event::Closed => writer.flush()?,
-                    Event::Failed(message) => failures.push(message.to_string()),
-                }
-                Ok(())
-            },
-        )?;
-        input_failed |= unread;
+                    Ok(())
+                },
+            )?;
+            input_failed |= unread;
+        }
         writer.end(&totals, &failures)
     })();
     bar.finish_and_clear();

@@ -5,6 +5,7 @@
 //! something was, 2 for usage errors and unreadable input.
 
 mod check;
+mod config;
 mod convert;
 mod drive;
 mod input;
@@ -14,7 +15,7 @@ mod perft;
 mod pipeline;
 mod staged;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Validate and convert chess game records (PGN) in any notation language.
@@ -36,8 +37,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    // The matches are kept: they tell which options the command line gave, which win
+    // over the configuration file.
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             // Help and version go to standard output with status 0; every
             // other parse failure is a usage error, status 2.
@@ -50,7 +56,12 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Check(args) => check::run(args),
+        Command::Check(args) => {
+            let given = matches
+                .subcommand_matches("check")
+                .expect("the check subcommand");
+            check::run(args, given)
+        }
         Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::run(args),
     };
