@@ -7,17 +7,8 @@
 
 mod util;
 
-use std::path::Path;
 use std::process::Output;
-use util::{Dir, command_for};
-
-/// `planilla ARGS...` run from `dir`.
-fn planilla_in(dir: &Path, args: &[&str]) -> Output {
-    command_for(Path::new(env!("CARGO_BIN_EXE_planilla")), dir)
-        .args(args)
-        .output()
-        .expect("the planilla binary runs")
-}
+use util::{Dir, planilla_in};
 
 fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()

@@ -1,5 +1,6 @@
 //! `planilla check`: validate games and report findings.
 
+use crate::baseline::{Baseline, Recorder, game_key};
 use crate::config::{ConfigArgs, Settings};
 use crate::drive::{Event, Plan, for_each_source};
 use crate::input::{InputArgs, LangChoice, Source, collect_sources, progress_bar, show_games};
@@ -13,6 +14,7 @@ use planilla_validator::{
     Checker, Code, Config, Finding, GameStats, RulesChoice, Severity, internal_error,
 };
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::str::FromStr;
 
@@ -48,6 +50,14 @@ pub struct CheckArgs {
     /// union of their findings is the unsharded run's.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
+    /// Report only the findings that this baseline (written by --write-baseline) does
+    /// not record; the summary counts the others as baselined.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+    /// Record this run's findings in FILE, a baseline for --baseline, and exit 0 once it
+    /// is written (2 if an input could not be read).
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
     /// Where options come from besides the command line.
     #[command(flatten)]
     pub config: ConfigArgs,
@@ -147,12 +157,16 @@ struct GameReport {
     findings: Vec<Finding>,
     /// Counts.
     stats: GameStats,
+    /// The game's content key (see `baseline::game_key`), when the run needs it.
+    key: Option<u64>,
 }
 
 /// `check`'s work on each game: the games of the shard replayed, the others left alone.
 struct CheckJob<'a> {
     config: &'a Config,
     shard: Option<Shard>,
+    /// Whether each game's content key is wanted (a baseline, SARIF's fingerprints).
+    keyed: bool,
 }
 
 impl Job for CheckJob<'_> {
@@ -169,7 +183,12 @@ impl Job for CheckJob<'_> {
         }
         let mut findings = Vec::new();
         let stats = checker.check(game, &mut findings);
-        Some(GameReport { findings, stats })
+        let key = self.keyed.then(|| game_key(game));
+        Some(GameReport {
+            findings,
+            stats,
+            key,
+        })
     }
 
     /// A game planilla failed on is one `internal-error` finding naming it.
@@ -178,6 +197,7 @@ impl Job for CheckJob<'_> {
         Some(GameReport {
             findings: vec![internal_error(game, message)],
             stats: GameStats::default(),
+            key: self.keyed.then(|| game_key(game)),
         })
     }
 }
@@ -234,6 +254,9 @@ pub fn run(mut args: CheckArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode
     args.format = given.pick("format", args.format, file.format);
     args.input.threads = given.pick("threads", args.input.threads, file.threads);
     args.input.quiet = given.pick("quiet", args.input.quiet, file.quiet);
+    if !given.has("write_baseline") {
+        args.baseline = given.pick("baseline", args.baseline, file.baseline.clone().map(Some));
+    }
     let pool = crate::thread_pool(args.input.threads)?;
     let inputs = collect_sources(&args.input.paths);
     let mut input_failed = inputs.report();
@@ -258,12 +281,20 @@ pub fn run(mut args: CheckArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode
         }
     }
 
+    let mut baseline = args.baseline.as_deref().map(Baseline::load).transpose()?;
+    let mut recorder = args.write_baseline.as_deref().map(Recorder::new);
+    let keyed = baseline.is_some() || recorder.is_some() || args.format == Format::Sarif;
+
     let stdout = io::stdout();
     let mut writer = Writer::new(
         io::BufWriter::with_capacity(1 << 16, stdout.lock()),
         args.format,
     );
-    let mut totals = Totals::default();
+    let mut totals = Totals {
+        // The summary says how many findings the baseline absorbed, none included.
+        baselined: baseline.as_ref().map(|_| 0),
+        ..Totals::default()
+    };
     let mut worst: Option<Severity> = None;
     let (plans, total_size) = Plan::all(&sources);
     let bar = progress_bar(total_size, args.input.quiet);
@@ -275,6 +306,7 @@ pub fn run(mut args: CheckArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode
             let job = CheckJob {
                 config: &profile.config,
                 shard: args.shard,
+                keyed,
             };
             let unread = for_each_source(
                 &sources[range.clone()],
@@ -288,14 +320,31 @@ pub fn run(mut args: CheckArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode
                         Event::Opened(source) => {
                             name = source.display_name();
                             totals.files += 1;
+                            if let Some(b) = &mut baseline {
+                                b.open(source);
+                            }
+                            if let Some(r) = &mut recorder {
+                                r.open(source);
+                            }
                         }
                         Event::Results(reports) => {
                             for report in reports.iter().flatten() {
                                 totals.games += 1;
                                 totals.plies += report.stats.plies;
+                                writer.game(report.key);
+                                let key = report.key.unwrap_or_default();
                                 for f in &report.findings {
                                     if !filter.keeps(f.code) {
                                         continue;
+                                    }
+                                    if let Some(b) = &mut baseline
+                                        && b.absorbs(key, f)
+                                    {
+                                        *totals.baselined.get_or_insert(0) += 1;
+                                        continue;
+                                    }
+                                    if let Some(r) = &mut recorder {
+                                        r.record(key, f);
                                     }
                                     totals.count(f.severity());
                                     worst = worst.max(Some(f.severity()));
@@ -325,6 +374,11 @@ pub fn run(mut args: CheckArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode
     let _ = io::stderr().flush();
     if input_failed {
         return Ok(ExitCode::from(2));
+    }
+    if let Some(recorder) = recorder {
+        // The findings are now the baseline's: a written baseline is a success.
+        recorder.write()?;
+        return Ok(ExitCode::SUCCESS);
     }
     let failed = match (args.fail_on.0, worst) {
         (Some(threshold), Some(w)) => w >= threshold,

@@ -8,7 +8,7 @@
 //! a bad value gets the same message, with the file and line in front.
 
 use crate::check::FailOn;
-use crate::input::LangChoice;
+use crate::input::{LangChoice, clean_absolute};
 use crate::output::Format;
 use anyhow::{Context, bail};
 use clap::Args;
@@ -50,6 +50,7 @@ struct RawConfig {
     format: Option<Spanned<String>>,
     threads: Option<usize>,
     quiet: Option<bool>,
+    baseline: Option<PathBuf>,
     #[serde(default)]
     overrides: Vec<RawOverride>,
 }
@@ -120,6 +121,8 @@ pub struct Config {
     pub threads: Option<usize>,
     /// `quiet`.
     pub quiet: Option<bool>,
+    /// `baseline`, from the configuration file's directory.
+    pub baseline: Option<PathBuf>,
     overrides: Vec<Override>,
 }
 
@@ -146,10 +149,8 @@ impl Config {
         };
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("{}: cannot read", path.display()))?;
-        let dir = std::path::absolute(&path)
-            .ok()
-            .and_then(|p| p.parent().map(Path::to_path_buf))
-            .unwrap_or_default();
+        let mut dir = clean_absolute(&path);
+        dir.pop();
         Config::parse(&text, &path, dir)
     }
 
@@ -214,12 +215,13 @@ impl Config {
             })
             .transpose()?;
         Ok(Config {
-            dir,
             settings,
             fail_on: read(&at, raw.fail_on)?,
             format,
             threads: raw.threads,
             quiet: raw.quiet,
+            baseline: raw.baseline.map(|b| dir.join(b)),
+            dir,
             overrides,
         })
     }
@@ -232,7 +234,7 @@ impl Config {
         let Some(path) = path else {
             return settings;
         };
-        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let absolute = clean_absolute(path);
         let relative = absolute.strip_prefix(&self.dir).unwrap_or(&absolute);
         let name = path.file_name().map(Path::new);
         for o in &self.overrides {

@@ -35,6 +35,25 @@ pub struct InputArgs {
     pub quiet: bool,
 }
 
+/// `path` made absolute and cleaned without looking at the file system: `.` components
+/// dropped, each `..` taking off the component before it. Configuration and baseline files
+/// name the files they cover by this path, relative to their own directory, so that runs
+/// from different directories (`../baseline.json`) agree.
+pub fn clean_absolute(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut clean = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                clean.pop();
+            }
+            other => clean.push(other),
+        }
+    }
+    clean
+}
+
 /// `--lang`: a language or automatic detection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LangChoice(pub Option<Lang>);

@@ -91,6 +91,8 @@ pub struct Summary {
     errors: u64,
     warnings: u64,
     notes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baselined: Option<u64>,
 }
 
 impl Summary {
@@ -104,6 +106,7 @@ impl Summary {
             errors: totals.errors,
             warnings: totals.warnings,
             notes: totals.notes,
+            baselined: totals.baselined,
         }
     }
 }
@@ -254,7 +257,17 @@ pub struct SarifResult<'a> {
     level: &'static str,
     message: Text<&'a str>,
     locations: [Location<'a>; 1],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    partial_fingerprints: Option<Fingerprints<'a>>,
     properties: Properties<'a>,
+}
+
+/// SARIF's `partialFingerprints`: the finding by its game's content, so code scanning
+/// follows an alert whose game moves within its file.
+#[derive(Serialize)]
+struct Fingerprints<'a> {
+    #[serde(rename = "planilla/v1")]
+    planilla: &'a str,
 }
 
 #[derive(Serialize)]
@@ -292,8 +305,14 @@ struct Properties<'a> {
 }
 
 impl<'a> SarifResult<'a> {
-    /// The finding `f`, told as `text`, in the file at `uri`.
-    pub fn new(f: &'a Finding, text: &'a str, uri: &'a str) -> SarifResult<'a> {
+    /// The finding `f`, told as `text`, in the file at `uri`, with its `fingerprint`
+    /// when known.
+    pub fn new(
+        f: &'a Finding,
+        text: &'a str,
+        uri: &'a str,
+        fingerprint: Option<&'a str>,
+    ) -> SarifResult<'a> {
         SarifResult {
             rule_id: f.code.as_str(),
             level: sarif_level(f.severity()),
@@ -307,6 +326,7 @@ impl<'a> SarifResult<'a> {
                     },
                 },
             }],
+            partial_fingerprints: fingerprint.map(|planilla| Fingerprints { planilla }),
             properties: Properties {
                 game: f.game,
                 ply: f.ply,
@@ -409,10 +429,19 @@ mod tests {
             errors: 4,
             warnings: 5,
             notes: 18446744073709551615,
+            baselined: None,
         };
         assert_eq!(
             json(&Summary::new(&totals)),
             r#"{"type":"summary","files":1,"games":2,"plies":3,"errors":4,"warnings":5,"notes":18446744073709551615}"#
+        );
+        let totals = Totals {
+            baselined: Some(6),
+            ..totals
+        };
+        assert_eq!(
+            json(&Summary::new(&totals)),
+            r#"{"type":"summary","files":1,"games":2,"plies":3,"errors":4,"warnings":5,"notes":18446744073709551615,"baselined":6}"#
         );
     }
 
@@ -442,8 +471,13 @@ mod tests {
         );
         let f = finding();
         assert_eq!(
-            json(&SarifResult::new(&f, "game 3: x", "a%20b.pgn")),
-            r#"{"ruleId":"illegal-move","level":"error","message":{"text":"game 3: x"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a%20b.pgn"},"region":{"startLine":7,"startColumn":20}}}],"properties":{"game":3,"ply":12,"variation":[1,2]}}"#
+            json(&SarifResult::new(
+                &f,
+                "game 3: x",
+                "a%20b.pgn",
+                Some("k:c:12:1.2")
+            )),
+            r#"{"ruleId":"illegal-move","level":"error","message":{"text":"game 3: x"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a%20b.pgn"},"region":{"startLine":7,"startColumn":20}}}],"partialFingerprints":{"planilla/v1":"k:c:12:1.2"},"properties":{"game":3,"ply":12,"variation":[1,2]}}"#
         );
         let bare = Finding {
             ply: None,
@@ -451,7 +485,7 @@ mod tests {
             ..finding()
         };
         assert_eq!(
-            json(&SarifResult::new(&bare, "t", "u")),
+            json(&SarifResult::new(&bare, "t", "u", None)),
             r#"{"ruleId":"illegal-move","level":"error","message":{"text":"t"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"u"},"region":{"startLine":7,"startColumn":20}}}],"properties":{"game":3}}"#
         );
     }

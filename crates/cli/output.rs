@@ -1,5 +1,6 @@
 //! Writing findings: human, JSON Lines, GitHub workflow commands, SARIF 2.1.0.
 
+use crate::baseline::fingerprint;
 use crate::json::{self, JsonFinding, Sarif, SarifResult, Summary};
 use planilla_validator::{Finding, Severity};
 use std::io::{self, Write};
@@ -32,6 +33,8 @@ pub struct Totals {
     pub warnings: u64,
     /// Notes reported.
     pub notes: u64,
+    /// Findings a baseline absorbed (`None`: no baseline was given).
+    pub baselined: Option<u64>,
 }
 
 impl Totals {
@@ -59,6 +62,8 @@ pub struct Writer<W: Write> {
     out: W,
     format: Format,
     sarif_results: u64,
+    /// The content key of the game whose findings follow (SARIF's fingerprints).
+    game_key: Option<u64>,
     /// One finding in a text format, reused.
     buf: String,
     /// One finding in a JSON format, reused.
@@ -72,9 +77,16 @@ impl<W: Write> Writer<W> {
             out,
             format,
             sarif_results: 0,
+            game_key: None,
             buf: String::with_capacity(1 << 16),
             json: Vec::with_capacity(1 << 12),
         }
+    }
+
+    /// The findings that follow are of the game with content key `key` (when the run
+    /// computes it).
+    pub fn game(&mut self, key: Option<u64>) {
+        self.game_key = key;
     }
 
     /// Starts the report: SARIF's log up to its results.
@@ -138,7 +150,11 @@ impl<W: Write> Writer<W> {
                 self.sarif_results += 1;
                 let text = plain_text(f);
                 let uri = sarif_uri(file);
-                json::write(&mut self.json, &SarifResult::new(f, &text, &uri))?;
+                let fingerprint = self.game_key.map(|key| fingerprint(key, f));
+                json::write(
+                    &mut self.json,
+                    &SarifResult::new(f, &text, &uri, fingerprint.as_deref()),
+                )?;
                 return self.out.write_all(&self.json);
             }
         }
@@ -179,7 +195,7 @@ impl<W: Write> Writer<W> {
 
 /// The closing count: `2 files, 10 games, 100 plies: 8 errors, 0 warnings, 8 notes`.
 fn summary_sentence(totals: &Totals) -> String {
-    format!(
+    let mut sentence = format!(
         "{}, {}, {}: {}, {}, {}",
         plural(totals.files, "file"),
         plural(totals.games, "game"),
@@ -187,7 +203,11 @@ fn summary_sentence(totals: &Totals) -> String {
         plural(totals.errors, "error"),
         plural(totals.warnings, "warning"),
         plural(totals.notes, "note")
-    )
+    );
+    if let Some(n) = totals.baselined {
+        sentence.push_str(&format!(" ({n} baselined)"));
+    }
+    sentence
 }
 
 /// A finding as one sentence without its place in the file (for formats that carry it

@@ -95,6 +95,15 @@ pub fn planilla(args: &[&str]) -> Output {
     TestCommand::new(args).output()
 }
 
+/// `planilla ARGS...` run from `dir` (for the files found from the current directory:
+/// `planilla.toml`, relative paths).
+pub fn planilla_in(dir: &Path, args: &[&str]) -> Output {
+    command_for(Path::new(env!("CARGO_BIN_EXE_planilla")), dir)
+        .args(args)
+        .output()
+        .expect("the planilla binary runs")
+}
+
 /// `planilla ARGS...` with `input` on standard input.
 pub fn planilla_stdin(args: &[&str], input: &[u8]) -> Output {
     TestCommand::new(args).stdin(input).output()
