@@ -4,7 +4,7 @@ use crate::baseline::{Baseline, Recorder, game_key};
 use crate::config::{ConfigArgs, Settings};
 use crate::drive::{Event, Plan, for_each_source};
 use crate::input::{InputArgs, LangChoice, Source, collect_sources, progress_bar, show_games};
-use crate::output::{Format, Totals, Writer};
+use crate::output::{ColorChoice, Format, Totals, Writer};
 use crate::pipeline::Job;
 use anyhow::Context;
 use clap::parser::ValueSource;
@@ -13,7 +13,7 @@ use planilla_parser::{Encoding, Game};
 use planilla_validator::{
     Checker, Code, Config, Finding, GameStats, RulesChoice, Severity, internal_error,
 };
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::str::FromStr;
@@ -247,7 +247,11 @@ impl Profile {
 
 /// Runs `planilla check`: the exit status, or an error (status 2). `matches` tells
 /// which options the command line gave.
-pub fn run(mut args: CheckArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
+pub fn run(
+    mut args: CheckArgs,
+    matches: &ArgMatches,
+    color: ColorChoice,
+) -> anyhow::Result<ExitCode> {
     let file = crate::config::Config::load(&args.config)?;
     let given = Given(matches);
     args.fail_on = given.pick("fail_on", args.fail_on, file.fail_on);
@@ -286,10 +290,12 @@ pub fn run(mut args: CheckArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode
     let keyed = baseline.is_some() || recorder.is_some() || args.format == Format::Sarif;
 
     let stdout = io::stdout();
+    let color = color.enabled(stdout.is_terminal());
     let mut writer = Writer::new(
         io::BufWriter::with_capacity(1 << 16, stdout.lock()),
         args.format,
-    );
+    )
+    .with_color(color);
     let mut totals = Totals {
         // The summary says how many findings the baseline absorbed, none included.
         baselined: baseline.as_ref().map(|_| 0),

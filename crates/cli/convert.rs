@@ -2,7 +2,7 @@
 
 use crate::drive::{Event, Plan, for_each_source};
 use crate::input::{InputArgs, LangChoice, collect_sources, progress_bar, show_games};
-use crate::output::{Format, Writer};
+use crate::output::{ColorChoice, Format, Writer};
 use crate::pipeline::Job;
 use crate::staged::Staged;
 use anyhow::bail;
@@ -11,7 +11,7 @@ use planilla_converter::{Conversion, Converter, Options, Outcome, OutputEncoding
 use planilla_core::san::Lang;
 use planilla_parser::Game;
 use planilla_validator::Rules;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -62,7 +62,7 @@ impl Job for ConvertJob {
 }
 
 /// Runs `planilla convert`: the exit status, or an error (status 2).
-pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: ConvertArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
     let options = Options {
         from: args.from.0,
         to: args.to,
@@ -85,7 +85,9 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         _ => (None, Box::new(io::stdout().lock())),
     };
     let mut out = BufWriter::with_capacity(1 << 16, sink);
-    let mut report = Writer::new(io::stderr().lock(), Format::Human);
+    let stderr = io::stderr();
+    let color = color.enabled(stderr.is_terminal());
+    let mut report = Writer::new(stderr.lock(), Format::Human).with_color(color);
     let (plans, total_size) = Plan::all(&sources);
     let bar = progress_bar(total_size, args.input.quiet);
     let mut counts = Counts::default();

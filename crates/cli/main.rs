@@ -17,6 +17,7 @@ mod pipeline;
 mod staged;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use output::ColorChoice;
 use std::process::ExitCode;
 
 /// Validate and convert chess game records (PGN) in any notation language.
@@ -25,6 +26,10 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour the findings in the human format: auto (on a terminal, unless NO_COLOR is
+    /// set), always or never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
 }
 
 #[derive(Subcommand, Debug)]
@@ -35,6 +40,13 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
     Perft(perft::PerftArgs),
+    /// Print a completion script for a shell (bash, zsh, fish, powershell, elvish).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), e.g. `planilla man > planilla.1; man ./planilla.1`.
+    Man,
 }
 
 fn main() -> ExitCode {
@@ -61,10 +73,16 @@ fn main() -> ExitCode {
             let given = matches
                 .subcommand_matches("check")
                 .expect("the check subcommand");
-            check::run(args, given)
+            check::run(args, given, cli.color)
         }
-        Command::Convert(args) => convert::run(args),
+        Command::Convert(args) => convert::run(args, cli.color),
         Command::Perft(args) => perft::run(args),
+        Command::Completions { shell } => {
+            let mut command = Cli::command();
+            clap_complete::generate(shell, &mut command, "planilla", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => man(),
     };
     match result {
         Ok(code) => code,
@@ -72,6 +90,42 @@ fn main() -> ExitCode {
             eprintln!("planilla: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `planilla man`: the manual page of the command and its subcommands, in one roff
+/// document on standard output.
+fn man() -> anyhow::Result<ExitCode> {
+    use anyhow::Context;
+    use std::io::Write;
+    let command = Cli::command();
+    let mut page = Vec::new();
+    let man = clap_mangen::Man::new(command.clone());
+    man.render_title(&mut page)?;
+    man.render_name_section(&mut page)?;
+    man.render_synopsis_section(&mut page)?;
+    man.render_description_section(&mut page)?;
+    man.render_options_section(&mut page)?;
+    man.render_subcommands_section(&mut page)?;
+    // One section per subcommand, with its options: what `planilla SUBCOMMAND --help`
+    // says, where a reader of the page looks for it.
+    for sub in command.get_subcommands() {
+        let sub = sub.clone().bin_name(format!("planilla {}", sub.get_name()));
+        let sub_man = clap_mangen::Man::new(sub.clone());
+        writeln!(page, ".SH \"{}\"", sub.get_name().to_uppercase())?;
+        sub_man.render_synopsis_section(&mut page)?;
+        sub_man.render_description_section(&mut page)?;
+        if sub.get_arguments().any(|a| !a.is_hide_set()) {
+            sub_man.render_options_section(&mut page)?;
+        }
+    }
+    man.render_version_section(&mut page)?;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(&page).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(e).context("cannot write the manual page")
+        }
+        _ => Ok(ExitCode::SUCCESS),
     }
 }
 

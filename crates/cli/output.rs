@@ -18,6 +18,47 @@ pub enum Format {
     Sarif,
 }
 
+/// `--color`: whether the human format is coloured.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour on a terminal, unless `NO_COLOR` is set (to anything but the empty string)
+    /// or `TERM` is `dumb`.
+    #[default]
+    Auto,
+    /// Always colour, even into a pipe or a file.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour a stream that is (`terminal`) or is not a terminal.
+    pub fn enabled(self, terminal: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                terminal
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+            }
+        }
+    }
+}
+
+/// The ANSI style of a severity's name: bold red errors, bold yellow warnings, bold cyan
+/// notes, as compilers and linters colour them.
+fn severity_style(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "\x1b[1;31m",
+        Severity::Warning => "\x1b[1;33m",
+        Severity::Note => "\x1b[1;36m",
+    }
+}
+
+const BOLD: &str = "\x1b[1m";
+const RESET: &str = "\x1b[0m";
+
 /// Totals for the summary line.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Totals {
@@ -64,6 +105,8 @@ pub struct Writer<W: Write> {
     sarif_results: u64,
     /// The content key of the game whose findings follow (SARIF's fingerprints).
     game_key: Option<u64>,
+    /// Whether the human format is coloured.
+    color: bool,
     /// One finding in a text format, reused.
     buf: String,
     /// One finding in a JSON format, reused.
@@ -78,9 +121,16 @@ impl<W: Write> Writer<W> {
             format,
             sarif_results: 0,
             game_key: None,
+            color: false,
             buf: String::with_capacity(1 << 16),
             json: Vec::with_capacity(1 << 12),
         }
+    }
+
+    /// Colours the human format when `color` is true (see [`ColorChoice::enabled`]).
+    pub fn with_color(mut self, color: bool) -> Writer<W> {
+        self.color = color;
+        self
     }
 
     /// The findings that follow are of the game with content key `key` (when the run
@@ -104,22 +154,24 @@ impl<W: Write> Writer<W> {
         b.clear();
         let severity = f.severity().name();
         match self.format {
+            Format::Human if self.color => {
+                b.push_str(&format!(
+                    "{BOLD}{file}:{}:{}:{RESET} {}{severity}{RESET}[{BOLD}{}{RESET}] ",
+                    f.line,
+                    f.column,
+                    severity_style(f.severity()),
+                    f.code
+                ));
+                push_escaped(b, &plain_text(f));
+            }
             Format::Human => {
                 b.push_str(&format!(
                     "{file}:{}:{}: {severity}[{}] ",
                     f.line, f.column, f.code
                 ));
-                // A control character from the input (an ESC in a tag value) is shown
-                // escaped, never sent to the terminal.
-                for c in plain_text(f).chars() {
-                    if c.is_control() {
-                        b.extend(c.escape_debug());
-                    } else {
-                        b.push(c);
-                    }
-                }
-                b.push('\n');
+                push_escaped(b, &plain_text(f));
             }
+
             Format::Jsonl => {
                 self.json.clear();
                 json::write(&mut self.json, &JsonFinding::new(file, f))?;
@@ -208,6 +260,19 @@ fn summary_sentence(totals: &Totals) -> String {
         sentence.push_str(&format!(" ({n} baselined)"));
     }
     sentence
+}
+
+/// Appends `text` and a line end to `b`, a control character from the input (an ESC in
+/// a tag value) shown escaped, never sent to the terminal.
+fn push_escaped(b: &mut String, text: &str) {
+    for c in text.chars() {
+        if c.is_control() {
+            b.extend(c.escape_debug());
+        } else {
+            b.push(c);
+        }
+    }
+    b.push('\n');
 }
 
 /// A finding as one sentence without its place in the file (for formats that carry it
