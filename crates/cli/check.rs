@@ -262,7 +262,7 @@ pub fn run(
         args.baseline = given.pick("baseline", args.baseline, file.baseline.clone().map(Some));
     }
     let pool = crate::thread_pool(args.input.threads)?;
-    let inputs = collect_sources(&args.input.paths);
+    let inputs = collect_sources(&args.input);
     let mut input_failed = inputs.report();
     // Inputs that could not be read: on standard error, and in the reports that can
     // say so (SARIF's invocation, GitHub annotations).

@@ -69,7 +69,7 @@ pub fn run(args: ConvertArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
         rules: Rules::default(),
     };
     let pool = crate::thread_pool(args.input.threads)?;
-    let inputs = collect_sources(&args.input.paths);
+    let inputs = collect_sources(&args.input);
     let mut input_failed = inputs.report();
     let sources = inputs.sources;
     if sources.is_empty() {

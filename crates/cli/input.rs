@@ -3,6 +3,7 @@
 
 use anyhow::Context;
 use clap::Args;
+use ignore::WalkBuilder;
 use indicatif::{ProgressBar, ProgressStyle};
 use planilla_core::san::Lang;
 use planilla_parser::Encoding;
@@ -10,10 +11,9 @@ use std::collections::HashSet;
 use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use walkdir::WalkDir;
+use std::sync::{Arc, Mutex};
 
 /// Input options of every subcommand that reads games.
 #[derive(Args, Debug, Clone)]
@@ -33,6 +33,10 @@ pub struct InputArgs {
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
+    /// In directories, read hidden files and the files .gitignore and .ignore leave out
+    /// too (files named on the command line are always read).
+    #[arg(long)]
+    pub no_ignore: bool,
 }
 
 /// `path` made absolute and cleaned without looking at the file system: `.` components
@@ -328,14 +332,15 @@ impl Inputs {
 /// Expands the paths into sources, in order: files as given (whatever their
 /// kind: a FIFO such as `<(zcat x.pgn.gz)` or `/dev/stdin` is read),
 /// directories walked recursively in sorted order, where only regular files
-/// (or symbolic links to one) are taken. The sources that could be found are
-/// returned whatever went wrong with the others.
-pub fn collect_sources(paths: &[PathBuf]) -> Inputs {
+/// (or symbolic links to one) are taken, and, unless `--no-ignore`, neither hidden
+/// files nor what `.gitignore`, `.ignore` and git's other exclude files leave out. The
+/// sources that could be found are returned whatever went wrong with the others.
+pub fn collect_sources(input: &InputArgs) -> Inputs {
     let mut found = Inputs::default();
-    if paths.is_empty() {
+    if input.paths.is_empty() {
         found.sources.push(Source::Stdin);
     }
-    for path in paths {
+    for path in &input.paths {
         if path.as_os_str() == "-" {
             found.sources.push(Source::Stdin);
             continue;
@@ -346,12 +351,17 @@ pub fn collect_sources(paths: &[PathBuf]) -> Inputs {
                 .push(format!("{}: {}", path.display(), io_reason(&e))),
             Ok(meta) if meta.is_dir() => {
                 let before = found.sources.len();
-                let mut seen = HashSet::new();
-                walk(path, &mut found, &mut seen);
+                let seen = Arc::new(Mutex::new(HashSet::new()));
+                walk(path, !input.no_ignore, &mut found, &seen);
                 if found.sources.len() == before {
                     found.problems.push(format!(
-                        "{}: directory holds no .pgn file (nor .pgn.zst, .pgn.gz, .pgn.bz2)",
-                        path.display()
+                        "{}: directory holds no .pgn file (nor .pgn.zst, .pgn.gz, .pgn.bz2){}",
+                        path.display(),
+                        if input.no_ignore {
+                            ""
+                        } else {
+                            " that is not hidden or ignored (--no-ignore reads them)"
+                        }
                     ));
                 }
             }
@@ -362,31 +372,57 @@ pub fn collect_sources(paths: &[PathBuf]) -> Inputs {
 }
 
 /// Walks `dir` in sorted order (depth first, a directory's entries sorted by name),
-/// taking the PGN files found. Symbolic links are followed by hand rather than by
-/// walkdir: walkdir counts the named directory's own parents as ancestors and would not
-/// enter a link back to one of them, where each real directory is entered once here,
-/// whichever way it is reached (`seen`), which is also what ends symlink loops.
-fn walk(dir: &Path, found: &mut Inputs, seen: &mut HashSet<PathBuf>) {
+/// taking the PGN files found; with `filter`, as ripgrep and ruff walk a repository
+/// (the `ignore` crate: hidden files and directories, `.gitignore` inside a git
+/// repository, `.ignore`, git's exclude files). Symbolic links are followed by hand
+/// rather than by the walker, which counts the named directory's own parents as
+/// ancestors and would not enter a link back to one of them: here each real directory
+/// is entered once, whichever way it is reached (`seen`), which also ends symlink loops.
+fn walk(dir: &Path, filter: bool, found: &mut Inputs, seen: &Arc<Mutex<HashSet<PathBuf>>>) {
     let Ok(real) = std::fs::canonicalize(dir) else {
         found
             .problems
             .push(format!("{}: cannot resolve directory", dir.display()));
         return;
     };
-    if !seen.insert(real) {
+    if !seen.lock().expect("not poisoned").insert(real) {
         return;
     }
-    let mut entries = WalkDir::new(dir)
-        .min_depth(1)
-        .sort_by_file_name()
-        .into_iter();
-    while let Some(entry) = entries.next() {
+    // Directories whose real path cannot be told, found while filtering.
+    let unresolved = Arc::new(Mutex::new(Vec::new()));
+    let mut builder = WalkBuilder::new(dir);
+    builder
+        .standard_filters(filter)
+        .follow_links(false)
+        .sort_by_file_name(|a, b| a.cmp(b));
+    {
+        let (seen, unresolved) = (Arc::clone(seen), Arc::clone(&unresolved));
+        builder.filter_entry(move |entry| {
+            // A directory already walked (through a link) is not walked again.
+            if entry.depth() == 0 || !entry.file_type().is_some_and(|t| t.is_dir()) {
+                return true;
+            }
+            match std::fs::canonicalize(entry.path()) {
+                Ok(real) => seen.lock().expect("not poisoned").insert(real),
+                Err(_) => {
+                    unresolved.lock().expect("not poisoned").push(format!(
+                        "{}: cannot resolve directory",
+                        entry.path().display()
+                    ));
+                    false
+                }
+            }
+        });
+    }
+    for entry in builder.build() {
         let entry = match entry {
+            Ok(entry) if entry.depth() == 0 => continue,
             Ok(entry) => entry,
             // A directory that cannot be read, or a PGN file whose kind cannot be told;
-            // an entry of no interest that cannot be looked at is passed over.
+            // an entry of no interest that cannot be looked at is passed over. A bad
+            // ignore file is not the archive's problem: it is passed over too.
             Err(e) => {
-                if let (Some(path), Some(error)) = (e.path(), e.io_error())
+                if let (Some(path), Some(error)) = (error_path(&e), e.io_error())
                     && (path.is_dir() || is_pgn(path))
                 {
                     found
@@ -396,27 +432,20 @@ fn walk(dir: &Path, found: &mut Inputs, seen: &mut HashSet<PathBuf>) {
                 continue;
             }
         };
+        found
+            .problems
+            .append(&mut unresolved.lock().expect("not poisoned"));
         let path = entry.path();
-        let kind = entry.file_type();
+        let Some(kind) = entry.file_type() else {
+            continue;
+        };
         if kind.is_dir() {
-            match std::fs::canonicalize(path) {
-                Ok(real) => {
-                    if !seen.insert(real) {
-                        entries.skip_current_dir();
-                    }
-                }
-                Err(_) => {
-                    found
-                        .problems
-                        .push(format!("{}: cannot resolve directory", path.display()));
-                    entries.skip_current_dir();
-                }
-            }
+            continue;
         } else if kind.is_symlink() {
             // `metadata` follows the link: a link to a regular file is read, a link to a
             // directory walked.
             match std::fs::metadata(path) {
-                Ok(meta) if meta.is_dir() => walk(path, found, seen),
+                Ok(meta) if meta.is_dir() => walk(path, filter, found, seen),
                 Ok(meta) => take_file(path, &meta.file_type(), found),
                 Err(e) if is_pgn(path) => {
                     found
@@ -428,6 +457,21 @@ fn walk(dir: &Path, found: &mut Inputs, seen: &mut HashSet<PathBuf>) {
         } else {
             take_file(path, &kind, found);
         }
+    }
+    found
+        .problems
+        .append(&mut unresolved.lock().expect("not poisoned"));
+}
+
+/// The path an error of the walk is about, if it names one.
+fn error_path(e: &ignore::Error) -> Option<&Path> {
+    match e {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(child),
+        _ => None,
     }
 }
 
