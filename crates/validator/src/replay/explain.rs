@@ -1,12 +1,17 @@
 //! Explanations of moves that do not read or resolve: the language they do not read
 //! in, the legal moves to the written square, a slip of one square that was likely
-//! meant, or a move of the other side (moves copied out of order).
+//! meant, or a move of the other side (moves copied out of order); and, for the main
+//! line's first such move, the repair the one-edit search finds (see [`crate::repair`]),
+//! named in its finding.
 
 use crate::checker::GameChecker;
 use crate::finding::Code;
+use crate::repair::{self, Failure, Repair, RepairOutcome, Rest};
 use crate::replay::Site;
+use crate::replay::scoresheet::read_result;
 use planilla_core::san::{San, SanError, SanKind, SanParseError, Suffix};
-use planilla_core::{Move, MoveList, Position, Role, Square};
+use planilla_core::{Color, Move, MoveList, Position, Role, Square};
+use planilla_parser::TokenKind;
 
 impl GameChecker<'_> {
     /// Reports a written move that does not parse in the game's language (apart from
@@ -19,6 +24,7 @@ impl GameChecker<'_> {
             "'{written}' is not a move in {} notation: {e}",
             self.lang.name()
         );
+        self.note_failure(site, None);
         self.push_at(Code::IllegalMove, site, message);
     }
 
@@ -38,6 +44,7 @@ impl GameChecker<'_> {
             SanError::Ambiguous(candidates) => {
                 let list: Vec<String> = candidates.iter().map(san_of).collect();
                 let (_, written) = self.describe(site);
+                self.note_failure(site, None);
                 (
                     Code::AmbiguousMove,
                     format!(
@@ -49,6 +56,7 @@ impl GameChecker<'_> {
             }
             SanError::Illegal(reason) => {
                 let mut message = reason.to_string();
+                let mut guess_at = None;
                 if let SanKind::Normal { role, to, .. } = san.kind {
                     let mut all = MoveList::new();
                     pos.legal_moves_into(&mut all);
@@ -65,6 +73,7 @@ impl GameChecker<'_> {
                         message.push_str(&format!("; legal {kind} {to}: {}", onto.join(", ")));
                     }
                     if let Some(hint) = likely_intended(role, to, &all) {
+                        guess_at = Some(message.len());
                         message.push_str(&format!("; perhaps {} was meant", san_of(&hint)));
                     } else if played_by_other_side(pos, san) {
                         message.push_str(&format!(
@@ -73,9 +82,104 @@ impl GameChecker<'_> {
                         ));
                     }
                 }
+                self.note_failure(site, guess_at);
                 (Code::IllegalMove, message)
             }
         }
+    }
+
+    /// Keeps a main-line move that did not read or resolve for the repair search: the
+    /// main line stops there, so a replay keeps at most one.
+    fn note_failure(&mut self, site: &Site, guess_at: Option<usize>) {
+        if site.path.is_empty() {
+            self.failure = Some(Failure {
+                at: site.at as u32,
+                len: site.len as u32,
+                ply: site.ply,
+                before: *site.before,
+                guess_at,
+            });
+        }
+    }
+
+    /// Runs the repair search on the main line's failed move, if the last replay kept one
+    /// and its finding still stands (a `0-0` read as the game's result, or the start of a
+    /// DGT signal, takes it back), and names a unique repair in that finding.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn repair_failed_move(&mut self) -> Option<Repair> {
+        let failure = self.failure.take()?;
+        let index = self.out.iter().rposition(|f| {
+            f.ply == Some(failure.ply)
+                && f.variation.is_empty()
+                && matches!(f.code, Code::IllegalMove | Code::AmbiguousMove)
+        })?;
+        let game = self.game;
+        let tokens = game.tokens();
+        let first = tokens.partition_point(|t| t.start < failure.at);
+        let written = game.decode(tokens.get(first)?.span()).into_owned();
+        let rest = self.rest_of_main_line(first + 1);
+        let outcome = repair::search(&failure.before, &written, self.lang, &rest);
+        if let RepairOutcome::Unique(candidate) = &outcome {
+            let number = match failure.before.turn() {
+                Color::White => format!("{}.", failure.before.fullmoves()),
+                Color::Black => format!("{}...", failure.before.fullmoves()),
+            };
+            let finding = &mut self.out[index];
+            if let Some(at) = failure.guess_at {
+                finding.message.truncate(at);
+            }
+            let as_written = finding.san.as_deref().unwrap_or(&written);
+            let hint = format!(
+                "; the game replays to its end if {number} {as_written} is read as {number} {}",
+                candidate.san.to_string_in(self.lang)
+            );
+            finding.message.push_str(&hint);
+        }
+        Some(Repair {
+            ply: failure.ply,
+            span: (failure.at, failure.at + failure.len),
+            written,
+            lang: self.lang,
+            outcome,
+        })
+    }
+
+    /// The main line's moves from token `from` on, read in the game's language, with
+    /// where a result or signal written as moves may end them and the results the game
+    /// states.
+    fn rest_of_main_line(&self, from: usize) -> Rest {
+        let game = self.game;
+        let (special_at, _) = self.special_ending();
+        let mut rest = Rest::default();
+        let mut special = None;
+        let mut marker = None;
+        let mut depth = 0u32;
+        for token in game.tokens().get(from..).unwrap_or_default() {
+            match token.kind {
+                TokenKind::VariationStart => depth += 1,
+                TokenKind::VariationEnd => depth = depth.saturating_sub(1),
+                TokenKind::San if depth == 0 => {
+                    if token.start == special_at {
+                        special = Some(rest.moves.len());
+                    }
+                    let text = game.decoded_bytes(token.span());
+                    rest.moves.push(San::parse(&text, self.lang).ok());
+                }
+                TokenKind::Result if depth == 0 => marker = Some(*token),
+                _ => {}
+            }
+        }
+        rest.special = special.unwrap_or(rest.moves.len());
+        let marker = marker.map(|token| game.decode(token.span()));
+        let tag = game.tag("Result");
+        rest.results = [marker, tag]
+            .into_iter()
+            .flatten()
+            .filter_map(|text| read_result(&text))
+            .map(|reading| reading.result)
+            .collect();
+        rest
     }
 }
 
