@@ -138,16 +138,17 @@ fn is_capture(c: char) -> bool {
     matches!(c, 'x' | ':' | '×')
 }
 
-/// The characters a reading may put into a move of `lang`: files, ranks, the capture and
-/// promotion marks, castling's letters and dash, and the language's piece letters.
-fn alphabet(lang: Lang) -> Vec<char> {
+/// The characters a reading may put into a move of `lang` (by [`Edit::Replaced`] and
+/// [`Edit::Inserted`]): files, ranks, the capture and promotion marks, castling's letters
+/// and dash, and the language's piece letters (figurines in figurine notation).
+pub fn move_characters(lang: Lang) -> Vec<char> {
     let mut chars: Vec<char> = "abcdefgh12345678x=-O0".chars().collect();
     chars.extend(piece_letters(lang).map(|(_, c)| c));
     chars
 }
 
 /// The letters (or figurines) `lang` gives the pieces other than the pawn.
-fn piece_letters(lang: Lang) -> impl Iterator<Item = (Role, char)> {
+pub fn piece_letters(lang: Lang) -> impl Iterator<Item = (Role, char)> {
     Role::ALL[1..]
         .iter()
         .filter_map(move |&role| Some((role, lang.letter(role)?.chars().next()?)))
@@ -200,7 +201,7 @@ pub fn readings(written: &str, lang: Lang, mut visit: impl FnMut(Edit, &str)) {
             emit(Edit::Swapped, i - 1, 2, &[chars[i], chars[i - 1]]);
         }
     }
-    let alphabet = alphabet(lang);
+    let alphabet = move_characters(lang);
     for (i, &c) in chars.iter().enumerate() {
         for &a in alphabet.iter().filter(|&&a| a != c) {
             emit(Edit::Replaced, i, 1, &[a]);

@@ -159,11 +159,14 @@ fn the_search_finds_the_move_meant_or_says_why_not() {
     }
 }
 
+/// Some of the readings of one written move, with their edits.
+type Readings = &'static [(Edit, &'static str)];
+
 /// Every edit kind gives its readings, none of them the written text, in a number that
 /// stays near the alphabet's size times the length.
 #[test]
 fn readings_are_every_text_one_edit_away() {
-    let cases: &[(&str, Lang, &[(Edit, &str)])] = &[
+    let cases: &[(&str, Lang, Readings)] = &[
         (
             "Cxf3",
             Lang::En,
