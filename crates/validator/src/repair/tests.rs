@@ -180,6 +180,13 @@ fn readings_are_every_text_one_edit_away() {
             ],
         ),
         ("Nf3", Lang::En, &[(Edit::CaptureAdded, "Nxf3")]),
+        // Equal neighbours: deleting either, or inserting beside either, reads the same.
+        (
+            "Rxxe1",
+            Lang::En,
+            &[(Edit::CaptureRemoved, "Rxe1"), (Edit::Inserted, "Rxxee1")],
+        ),
+        ("Raa1", Lang::En, &[(Edit::Deleted, "Ra1")]),
         (
             "Bb5",
             Lang::Es,
@@ -209,6 +216,10 @@ fn readings_are_every_text_one_edit_away() {
             );
         }
         assert!(found.iter().all(|(_, t)| t != written), "{written}");
+        let mut texts: Vec<&String> = found.iter().map(|(_, t)| t).collect();
+        texts.sort();
+        texts.dedup();
+        assert_eq!(texts.len(), found.len(), "{written}: a reading comes twice");
         let n = written.chars().count();
         assert!(
             found.len() <= (2 * n + 1) * 32,
