@@ -226,10 +226,11 @@ pub fn repair_trial(
         bytes.extend_from_slice(damaged.as_bytes());
         bytes.extend_from_slice(&game.bytes()[end as usize..]);
         let broken = Game::from_bytes(bytes, game.encoding_choice());
-        // The damaged text must stay one move token: text the tokenizer splits is a
-        // syntax error, not a misread move.
+        // The damaged text must stay one token in place: a move, or text the tokenizer
+        // cannot read (`Ke`, `N3f`, a syntax error the search reads before the move that
+        // then fails); text it splits is another kind of damage.
         let one_token = broken.tokens().iter().any(|t| {
-            t.kind == TokenKind::San
+            matches!(t.kind, TokenKind::San | TokenKind::Unknown)
                 && t.start == start
                 && t.end as usize == start as usize + damaged.len()
         });

@@ -260,13 +260,31 @@ pub(crate) struct Rest {
     pub(crate) results: Vec<&'static str>,
 }
 
-/// The legal moves within one edit of `written` (a move that did not resolve in `before`)
-/// with which `rest` replays to its end, as [`RepairOutcome`].
+impl RepairOutcome {
+    /// The verdict on the candidates of one or more searches (`None`: a search gave up).
+    pub(crate) fn of(candidates: Option<Vec<Candidate>>) -> RepairOutcome {
+        match candidates {
+            Some(mut kept) if kept.len() == 1 => RepairOutcome::Unique(kept.remove(0)),
+            Some(kept) if kept.len() > 1 => RepairOutcome::Ambiguous(kept),
+            _ => RepairOutcome::None,
+        }
+    }
+}
+
+/// The legal moves within one edit of `written` (a move that did not play in `before`)
+/// with which `rest` replays to its end, in the order their first readings were found;
+/// `None` when the search gives up (a text longer than [`MAX_WRITTEN_CHARS`], more than
+/// [`MAX_CANDIDATES`] legal moves one edit away).
 #[cold]
 #[inline(never)]
-pub(crate) fn search(before: &Position, written: &str, lang: Lang, rest: &Rest) -> RepairOutcome {
+pub(crate) fn candidates(
+    before: &Position,
+    written: &str,
+    lang: Lang,
+    rest: &Rest,
+) -> Option<Vec<Candidate>> {
     if written.chars().count() > MAX_WRITTEN_CHARS {
-        return RepairOutcome::None;
+        return None;
     }
     let mut moves: Vec<(Move, Edit, String)> = Vec::new();
     let mut too_many = false;
@@ -285,9 +303,9 @@ pub(crate) fn search(before: &Position, written: &str, lang: Lang, rest: &Rest) 
         }
     });
     if too_many {
-        return RepairOutcome::None;
+        return None;
     }
-    let mut kept: Vec<Candidate> = moves
+    let kept = moves
         .into_iter()
         .filter(|(m, _, _)| replays(before.play(m), rest))
         .map(|(m, edit, reading)| Candidate {
@@ -296,11 +314,7 @@ pub(crate) fn search(before: &Position, written: &str, lang: Lang, rest: &Rest) 
             san: San::from_move(before, &m).with_suffix(Suffix::deserved(&before.play(&m))),
         })
         .collect();
-    match kept.len() {
-        0 => RepairOutcome::None,
-        1 => RepairOutcome::Unique(kept.remove(0)),
-        _ => RepairOutcome::Ambiguous(kept),
-    }
+    Some(kept)
 }
 
 /// Whether every move of `rest` plays from `pos` and, where the final position decides

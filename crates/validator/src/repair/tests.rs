@@ -121,6 +121,20 @@ fn the_search_finds_the_move_meant_or_says_why_not() {
         ),
         // No reading within one edit is a legal move at all.
         ("1. e4 e5 2. Qa8 Nc6 *", None, Nothing(3)),
+        // A slip that leaves no move shape (`B4a` is a syntax error): the next move then
+        // fails, played by the wrong side, and the slip is read back.
+        (
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. B4a Nf6 5. O-O Be7 *",
+            None,
+            Unique(7, Edit::Swapped, "Ba4"),
+        ),
+        // Such text earlier, with moves played after it (`Nd4` legal for White too): the
+        // sides may be swapped from there on, so nothing is named.
+        (
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. B4a Nd4 5. Nxd4 exd4 6. Kf1 *",
+            None,
+            Nothing(9),
+        ),
         // A clean game, and a bad move only in a variation: no search.
         ("1. e4 e5 2. Nf3 *", None, NoSearch),
         ("1. e4 e5 (1... Nb5 2. d4) 2. Nf3 *", None, NoSearch),

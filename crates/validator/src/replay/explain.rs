@@ -11,7 +11,7 @@ use crate::replay::Site;
 use crate::replay::scoresheet::read_result;
 use planilla_core::san::{San, SanError, SanKind, SanParseError, Suffix};
 use planilla_core::{Color, Move, MoveList, Position, Role, Square};
-use planilla_parser::TokenKind;
+use planilla_parser::{Token, TokenKind};
 
 impl GameChecker<'_> {
     /// Reports a written move that does not parse in the game's language (apart from
@@ -119,7 +119,39 @@ impl GameChecker<'_> {
         let first = tokens.partition_point(|t| t.start < failure.at);
         let written = game.decode(tokens.get(first)?.span()).into_owned();
         let rest = self.rest_of_main_line(first + 1);
-        let outcome = repair::search(&failure.before, &written, self.lang, &rest);
+        let mut span = (failure.at, failure.at + failure.len);
+        let mut searched = written;
+        // Text right before the failed move that the tokenizer could not read as a move
+        // (`Rh9`, `Ke`, `N3f`: a syntax error) may be the slip, the failed move then the
+        // next one, played by the wrong side: its readings are candidates too, each
+        // followed by the failed move and the rest. Such text earlier in the main line,
+        // with moves played after it, may have put every later move on the wrong side
+        // (they were legal that way until this one): no repair is named then.
+        let unread = self.unread_before(first);
+        let unread_earlier = self.main_line_unread(first) != unread.map(|t| t.start);
+        let candidates = match unread {
+            _ if unread_earlier => None,
+            None => repair::candidates(&failure.before, &searched, self.lang, &rest),
+            Some(unread) => {
+                let own = repair::candidates(&failure.before, &searched, self.lang, &rest);
+                let text = game.decode(unread.span()).into_owned();
+                let rest = self.rest_of_main_line(first);
+                let theirs = repair::candidates(&failure.before, &text, self.lang, &rest);
+                match (own, theirs) {
+                    (Some(own), Some(theirs)) if own.is_empty() && !theirs.is_empty() => {
+                        span = (unread.start, unread.end);
+                        searched = text;
+                        Some(theirs)
+                    }
+                    (Some(mut own), Some(theirs)) => {
+                        own.extend(theirs);
+                        Some(own)
+                    }
+                    _ => None,
+                }
+            }
+        };
+        let outcome = RepairOutcome::of(candidates);
         if let RepairOutcome::Unique(candidate) = &outcome {
             let number = match failure.before.turn() {
                 Color::White => format!("{}.", failure.before.fullmoves()),
@@ -129,7 +161,10 @@ impl GameChecker<'_> {
             if let Some(at) = failure.guess_at {
                 finding.message.truncate(at);
             }
-            let as_written = finding.san.as_deref().unwrap_or(&written);
+            let as_written = match finding.san.as_deref() {
+                Some(san) if span.0 == failure.at => san,
+                _ => &searched,
+            };
             let hint = format!(
                 "; the game replays to its end if {number} {as_written} is read as {number} {}",
                 candidate.san.to_string_in(self.lang)
@@ -138,11 +173,49 @@ impl GameChecker<'_> {
         }
         Some(Repair {
             ply: failure.ply,
-            span: (failure.at, failure.at + failure.len),
-            written,
+            span,
+            written: searched,
             lang: self.lang,
             outcome,
         })
+    }
+
+    /// The token the tokenizer could not read (`TokenKind::Unknown`) that stands right
+    /// before the main-line move `tokens[at]`, with only move numbers, comments,
+    /// annotations and variations between them.
+    fn unread_before(&self, at: usize) -> Option<Token> {
+        let mut depth = 0u32;
+        for token in self.game.tokens().get(..at)?.iter().rev() {
+            match token.kind {
+                TokenKind::VariationEnd => depth += 1,
+                TokenKind::VariationStart if depth > 0 => depth -= 1,
+                _ if depth > 0 => {}
+                TokenKind::MoveNumber
+                | TokenKind::Comment
+                | TokenKind::LineComment
+                | TokenKind::Nag
+                | TokenKind::Glyph
+                | TokenKind::Escape => {}
+                TokenKind::Unknown => return Some(*token),
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The start of the first token the tokenizer could not read in the main line before
+    /// `tokens[at]`, if there is one.
+    fn main_line_unread(&self, at: usize) -> Option<u32> {
+        let mut depth = 0u32;
+        for token in self.game.tokens().get(..at)? {
+            match token.kind {
+                TokenKind::VariationStart => depth += 1,
+                TokenKind::VariationEnd => depth = depth.saturating_sub(1),
+                TokenKind::Unknown if depth == 0 => return Some(token.start),
+                _ => {}
+            }
+        }
+        None
     }
 
     /// The main line's moves from token `from` on, read in the game's language, with
