@@ -326,8 +326,8 @@ fn replays(mut pos: Position, rest: &Rest) -> bool {
             .map(|san| san.resolve(&pos))
         {
             // `play`, not `play_unchecked` in place: a second caller of the latter makes
-            // the compiler stop inlining it into the replay's loop, which costs every
-            // game ~1.6% of its instructions (callgrind); the copy costs only here.
+            // the compiler stop inlining it into the checker's replay loop, which costs
+            // every game ~1.6% of its instructions (callgrind); the copy costs only here.
             Some(Ok(m)) => pos = pos.play(&m),
             // The main line ends with a result or a signal written as moves: what they
             // say is the game's business, not the repair's.

@@ -128,12 +128,19 @@ fn the_search_finds_the_move_meant_or_says_why_not() {
             None,
             Unique(7, Edit::Swapped, "Ba4"),
         ),
-        // Such text earlier, with moves played after it (`Nd4` legal for White too): the
-        // sides may be swapped from there on, so nothing is named.
+        // Such text earlier, with moves played after it on the wrong side (`Nd4` is legal
+        // for White too) until one fails: the text is read back, every later move on its
+        // side again.
         (
             "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. B4a Nd4 5. Nxd4 exd4 6. Kf1 *",
             None,
-            Nothing(9),
+            Unique(7, Edit::Swapped, "Ba4"),
+        ),
+        // Two such texts: which one was a move cannot be told, nothing is searched.
+        (
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 <br> 4. B4a Nf6 5. O-O *",
+            None,
+            Nothing(7),
         ),
         // A clean game, and a bad move only in a variation: no search.
         ("1. e4 e5 2. Nf3 *", None, NoSearch),

@@ -10,8 +10,8 @@ use crate::repair::{self, Failure, Repair, RepairOutcome, Rest};
 use crate::replay::Site;
 use crate::replay::scoresheet::read_result;
 use planilla_core::san::{San, SanError, SanKind, SanParseError, Suffix};
-use planilla_core::{Color, Move, MoveList, Position, Role, Square};
-use planilla_parser::{Token, TokenKind};
+use planilla_core::{Color, Move, MoveList, Position, Role, Square, Validation};
+use planilla_parser::TokenKind;
 
 impl GameChecker<'_> {
     /// Reports a written move that does not parse in the game's language (apart from
@@ -119,28 +119,37 @@ impl GameChecker<'_> {
         let first = tokens.partition_point(|t| t.start < failure.at);
         let written = game.decode(tokens.get(first)?.span()).into_owned();
         let rest = self.rest_of_main_line(first + 1);
+        // The move searched: its ply, the position before it, its span and its text.
+        let mut ply = failure.ply;
+        let mut before = failure.before;
         let mut span = (failure.at, failure.at + failure.len);
         let mut searched = written;
-        // Text right before the failed move that the tokenizer could not read as a move
-        // (`Rh9`, `Ke`, `N3f`: a syntax error) may be the slip, the failed move then the
-        // next one, played by the wrong side: its readings are candidates too, each
-        // followed by the failed move and the rest. Such text earlier in the main line,
-        // with moves played after it, may have put every later move on the wrong side
-        // (they were legal that way until this one): no repair is named then.
-        let unread = self.unread_before(first);
-        let unread_earlier = self.main_line_unread(first) != unread.map(|t| t.start);
-        let candidates = match unread {
-            _ if unread_earlier => None,
-            None => repair::candidates(&failure.before, &searched, self.lang, &rest),
-            Some(unread) => {
-                let own = repair::candidates(&failure.before, &searched, self.lang, &rest);
+        // A one-character slip often leaves text that is no move (`Rh9`, `Ke`, `N3f`: a
+        // syntax error); the moves after it are then replayed by the wrong side until one
+        // fails. With one such text in the main line before the failed move, its readings
+        // are candidates too, each followed by every later main-line move. Right before
+        // the failed move, the text may also be no move at all, and the failed move the
+        // slip: both are searched. With moves played between them, those moves would not
+        // have played on the wrong side had the failed move been the slip and the text a
+        // move: only the text is searched. With two such texts, nothing is.
+        let candidates = match self.unread_in_main_line(first) {
+            Unread::None => repair::candidates(&before, &searched, self.lang, &rest),
+            Unread::Several => None,
+            Unread::One(at) => {
+                let own = if self.unread_before(first) == Some(at) {
+                    repair::candidates(&before, &searched, self.lang, &rest)
+                } else {
+                    Some(Vec::new())
+                };
+                let unread = tokens[at];
+                let (unread_ply, unread_before) = self.main_line_before(at)?;
                 let text = game.decode(unread.span()).into_owned();
-                let rest = self.rest_of_main_line(first);
-                let theirs = repair::candidates(&failure.before, &text, self.lang, &rest);
+                let rest = self.rest_of_main_line(at + 1);
+                let theirs = repair::candidates(&unread_before, &text, self.lang, &rest);
                 match (own, theirs) {
                     (Some(own), Some(theirs)) if own.is_empty() && !theirs.is_empty() => {
-                        span = (unread.start, unread.end);
-                        searched = text;
+                        (ply, before, span, searched) =
+                            (unread_ply, unread_before, (unread.start, unread.end), text);
                         Some(theirs)
                     }
                     (Some(mut own), Some(theirs)) => {
@@ -153,9 +162,9 @@ impl GameChecker<'_> {
         };
         let outcome = RepairOutcome::of(candidates);
         if let RepairOutcome::Unique(candidate) = &outcome {
-            let number = match failure.before.turn() {
-                Color::White => format!("{}.", failure.before.fullmoves()),
-                Color::Black => format!("{}...", failure.before.fullmoves()),
+            let number = match before.turn() {
+                Color::White => format!("{}.", before.fullmoves()),
+                Color::Black => format!("{}...", before.fullmoves()),
             };
             let finding = &mut self.out[index];
             if let Some(at) = failure.guess_at {
@@ -172,7 +181,7 @@ impl GameChecker<'_> {
             finding.message.push_str(&hint);
         }
         Some(Repair {
-            ply: failure.ply,
+            ply,
             span,
             written: searched,
             lang: self.lang,
@@ -180,12 +189,12 @@ impl GameChecker<'_> {
         })
     }
 
-    /// The token the tokenizer could not read (`TokenKind::Unknown`) that stands right
-    /// before the main-line move `tokens[at]`, with only move numbers, comments,
-    /// annotations and variations between them.
-    fn unread_before(&self, at: usize) -> Option<Token> {
+    /// The index of the token the tokenizer could not read (`TokenKind::Unknown`) that
+    /// stands right before the main-line move `tokens[at]`, with only move numbers,
+    /// comments, annotations and variations between them.
+    fn unread_before(&self, at: usize) -> Option<usize> {
         let mut depth = 0u32;
-        for token in self.game.tokens().get(..at)?.iter().rev() {
+        for (i, token) in self.game.tokens().get(..at)?.iter().enumerate().rev() {
             match token.kind {
                 TokenKind::VariationEnd => depth += 1,
                 TokenKind::VariationStart if depth > 0 => depth -= 1,
@@ -196,26 +205,59 @@ impl GameChecker<'_> {
                 | TokenKind::Nag
                 | TokenKind::Glyph
                 | TokenKind::Escape => {}
-                TokenKind::Unknown => return Some(*token),
+                TokenKind::Unknown => return Some(i),
                 _ => return None,
             }
         }
         None
     }
 
-    /// The start of the first token the tokenizer could not read in the main line before
-    /// `tokens[at]`, if there is one.
-    fn main_line_unread(&self, at: usize) -> Option<u32> {
+    /// The tokens the tokenizer could not read in the main line before `tokens[at]`.
+    fn unread_in_main_line(&self, at: usize) -> Unread {
         let mut depth = 0u32;
-        for token in self.game.tokens().get(..at)? {
+        let mut found = Unread::None;
+        for (i, token) in self.game.tokens()[..at].iter().enumerate() {
             match token.kind {
                 TokenKind::VariationStart => depth += 1,
                 TokenKind::VariationEnd => depth = depth.saturating_sub(1),
-                TokenKind::Unknown if depth == 0 => return Some(token.start),
+                TokenKind::Unknown if depth == 0 => {
+                    found = match found {
+                        Unread::None => Unread::One(i),
+                        _ => Unread::Several,
+                    };
+                }
                 _ => {}
             }
         }
-        None
+        found
+    }
+
+    /// The ply a move at `tokens[at]` of the main line would have and the position before
+    /// it: the game's start with the main-line moves before it played (they all played,
+    /// as the first move that did not comes after them).
+    fn main_line_before(&self, at: usize) -> Option<(u32, Position)> {
+        let game = self.game;
+        let mut pos = match game.tag("FEN") {
+            None => Position::new(),
+            Some(fen) => Position::from_fen(&fen, Validation::Strict).ok()?,
+        };
+        let mut ply = 1;
+        let mut depth = 0u32;
+        for token in &game.tokens()[..at] {
+            match token.kind {
+                TokenKind::VariationStart => depth += 1,
+                TokenKind::VariationEnd => depth = depth.saturating_sub(1),
+                TokenKind::San if depth == 0 => {
+                    let text = game.decoded_bytes(token.span());
+                    let san = San::parse(&text, self.lang).ok()?;
+                    // `play`, as in the search's replay (see `repair::candidates`).
+                    pos = pos.play(&san.resolve(&pos).ok()?);
+                    ply += 1;
+                }
+                _ => {}
+            }
+        }
+        Some((ply, pos))
     }
 
     /// The main line's moves from token `from` on, read in the game's language, with
@@ -280,4 +322,14 @@ fn chebyshev(a: Square, b: Square) -> u32 {
 fn played_by_other_side(pos: &Position, san: &San) -> bool {
     pos.pass_turn()
         .is_some_and(|other| san.resolve(&other).is_ok())
+}
+
+/// The tokens the tokenizer could not read in a stretch of the main line.
+enum Unread {
+    /// None.
+    None,
+    /// One, at this index of the game's tokens.
+    One(usize),
+    /// Two or more.
+    Several,
 }
