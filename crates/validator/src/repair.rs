@@ -9,7 +9,9 @@
 //! reading was meant. The search is safe by construction: when the written text is one
 //! edit away from the move that was played, that move is among the candidates and replays
 //! the game, so any other candidate that also replays makes the verdict ambiguous rather
-//! than wrong.
+//! than wrong. A slip that leaves text the tokenizer cannot read (`Ke`, `N3f`) makes the
+//! moves after it play on the wrong side until one fails: that text is searched then, each
+//! reading followed by every later move (see [`Repair`]).
 //!
 //! The search runs only after the replay found a bad move (see
 //! [`Checker::check_repairing`](crate::Checker::check_repairing)); games without one pay
@@ -106,15 +108,21 @@ pub enum RepairOutcome {
 }
 
 /// The repair search's verdict on a game's first illegal or ambiguous main-line move.
+///
+/// The move searched is that move, or text before it the tokenizer could not read (a
+/// `syntax-error`: `Ke`, `N3f`), after which the moves played on the wrong side until
+/// that one failed; `span` and `written` say which. A repair replaces the bytes of
+/// `span` with the candidate's SAN; the game then replays its main line to its end.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Repair {
-    /// The move's half-move index from the game's start (as [`Finding::ply`](crate::Finding::ply)).
+    /// The half-move index from the game's start of the move searched (as
+    /// [`Finding::ply`](crate::Finding::ply); for unreadable text, the ply it stands at).
     pub ply: u32,
-    /// Byte span of the written move in the game, a check or en-passant mark written
-    /// apart included (as [`PlayedMove::span`](crate::PlayedMove::span)): the bytes a
-    /// repair replaces.
+    /// Byte span of the move searched in the game: a move's token with a check or
+    /// en-passant mark written apart (as [`PlayedMove::span`](crate::PlayedMove::span)),
+    /// or the unreadable token.
     pub span: (u32, u32),
-    /// The move's token as written (decoded), the text the readings edit.
+    /// The text searched, as written (decoded; a mark written apart not included).
     pub written: String,
     /// The language the game was read in, in which the readings were parsed.
     pub lang: Lang,
