@@ -78,6 +78,7 @@ golden_cases! {
     clocks_select: "clocks.pgn", ["--select", "clock-annotation"] => "clocks.select.jsonl", exit 0;
     clocks_ignore: "clocks.pgn", ["--ignore", "clock-annotation"] => "clocks.ignore.jsonl", exit 0;
     clocks_fail_on: "clocks.pgn", ["--select", "clock-annotation", "--fail-on", "warning"] => "clocks.select.jsonl", exit 1;
+    repair: "repair.pgn", [] => "repair.jsonl", exit 1;
     dgt_signal: "dgt-signal.pgn", [] => "dgt-signal.jsonl", exit 1;
     dgt_signal_select: "dgt-signal.pgn", ["--select", "dgt-result-signal"] => "dgt-signal.select.jsonl", exit 0;
     non_standard_result: "non-standard-result.pgn", [] => "non-standard-result.jsonl", exit 1;

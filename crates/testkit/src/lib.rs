@@ -7,11 +7,14 @@
 //! - [`convert_round_trip`]: what `convert` promises about any input (every game written
 //!   in every output encoding or the character it cannot hold named, games in = games
 //!   out, through another language and back equals straight to English).
+//! - [`repair_trial`]: the repair property (a move damaged by one character is given back
+//!   or not repaired, never repaired into another move), with [`RepairTally`] counting the
+//!   recovery rate by edit kind and [`random_game`] making games to damage.
 //! - [`Chunked`]: a reader that hands out as few bytes as asked, to reach every refill
 //!   path of the streaming reader.
 //!
 //! The corpus checkers that CI runs over `../shared/corpora` are this crate's binaries
-//! (`check-file`, `san-corpus`, `fen-corpus`, `round-trip`): tools, not examples of the
+//! (`check-file`, `san-corpus`, `fen-corpus`, `round-trip`, `repair-corpus`): tools, not examples of the
 //! library.
 //!
 //! ```
@@ -22,7 +25,9 @@
 #![warn(missing_docs)]
 
 mod convert;
+mod repair;
 mod tokens;
 
 pub use convert::convert_round_trip;
+pub use repair::{Counts, RepairTally, Seeded, damage, random_game, repair_trial};
 pub use tokens::{Chunked, check_game, tokens_tile};

@@ -2,6 +2,7 @@
 //! next game can use (the language the letters decided last, the replay's lists).
 
 use crate::finding::{Code, Finding};
+use crate::repair::{Failure, Repair};
 use crate::replay::{Buffers, Letters, missing_result_at};
 use crate::rules::{Rules, RulesChoice};
 use planilla_core::detect::LastVerdict;
@@ -80,7 +81,7 @@ impl Checker {
 
     /// Checks `game`, appending its findings to `out` in the order they occur.
     pub fn check(&mut self, game: &Game, out: &mut Vec<Finding>) -> GameStats {
-        self.check_with(game, out, None)
+        self.check_with(game, out, None).0
     }
 
     /// Like [`Checker::check`], and appends every move that replayed (in every line,
@@ -91,6 +92,39 @@ impl Checker {
         out: &mut Vec<Finding>,
         played: &mut Vec<PlayedMove>,
     ) -> GameStats {
+        self.check_with(game, out, Some(played)).0
+    }
+
+    /// Like [`Checker::check_recording`], and returns the repair search's verdict on the
+    /// main line's first illegal or ambiguous move (`None` when every main-line move
+    /// replayed, or the one that did not is the game's result or a DGT signal written as
+    /// moves). [`Checker::check`] runs the same search, to name a unique repair in that
+    /// move's finding; this hands it to the caller, as `fix --repair` needs it.
+    ///
+    /// ```
+    /// use planilla_core::san::Lang;
+    /// use planilla_parser::Game;
+    /// use planilla_validator::{Checker, Config, Edit, RepairOutcome};
+    ///
+    /// let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba5 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 *";
+    /// let game = Game::from_bytes(pgn, Default::default());
+    /// let (mut out, mut played) = (Vec::new(), Vec::new());
+    /// let (_, repair) = Checker::default().check_repairing(&game, &mut out, &mut played);
+    /// let repair = repair.expect("4. Ba5 is illegal");
+    /// assert_eq!((repair.ply, repair.written.as_str()), (7, "Ba5"));
+    /// let RepairOutcome::Unique(candidate) = &repair.outcome else { panic!() };
+    /// assert_eq!(candidate.edit, Edit::Replaced);
+    /// assert_eq!(candidate.san.to_string_in(Lang::En), "Ba4");
+    /// // The bytes a repair replaces.
+    /// assert_eq!(&pgn[repair.span.0 as usize..repair.span.1 as usize], "Ba5");
+    /// assert!(out[0].message.ends_with("if 4. Ba5 is read as 4. Ba4"));
+    /// ```
+    pub fn check_repairing(
+        &mut self,
+        game: &Game,
+        out: &mut Vec<Finding>,
+        played: &mut Vec<PlayedMove>,
+    ) -> (GameStats, Option<Repair>) {
         self.check_with(game, out, Some(played))
     }
 
@@ -100,7 +134,7 @@ impl Checker {
         game: &Game,
         out: &mut Vec<Finding>,
         played: Option<&mut Vec<PlayedMove>>,
-    ) -> GameStats {
+    ) -> (GameStats, Option<Repair>) {
         let mut checker = GameChecker {
             game,
             config: self.config,
@@ -113,13 +147,21 @@ impl Checker {
             lang_ambiguous: false,
             verdict: &mut self.verdict,
             buffers: &mut self.buffers,
+            failure: None,
         };
         let replayed = checker.run();
-        GameStats {
+        // The search runs once the language is settled, for games with a bad move only.
+        let repair = if checker.failure.is_some() {
+            checker.repair_failed_move()
+        } else {
+            None
+        };
+        let stats = GameStats {
             plies: checker.plies,
             lang: replayed.then_some(checker.lang),
             lang_ambiguous: checker.lang_ambiguous,
-        }
+        };
+        (stats, repair)
     }
 }
 
@@ -144,6 +186,9 @@ pub(crate) struct GameChecker<'g> {
     pub(crate) verdict: &'g mut LastVerdict,
     /// The checker's lists, for the replay to reuse.
     pub(crate) buffers: &'g mut Buffers,
+    /// The main line's move that did not read or resolve in the last replay, for the
+    /// repair search (see [`crate::repair`]).
+    pub(crate) failure: Option<Failure>,
 }
 
 impl GameChecker<'_> {

@@ -27,12 +27,14 @@
 mod by_date;
 mod checker;
 mod finding;
+pub mod repair;
 mod replay;
 mod rules;
 mod tags;
 
 pub use checker::{Checker, Config, GameStats, PlayedMove};
 pub use finding::{Code, Finding, Severity, UnknownCode};
+pub use repair::{Candidate, Edit, Repair, RepairOutcome};
 pub use rules::{Rules, RulesChoice, UnknownRules};
 
 use planilla_parser::Game;

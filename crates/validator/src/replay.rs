@@ -197,6 +197,7 @@ impl GameChecker<'_> {
         // The main line's clocks (see `clocks`): touched only by comments that hold `[%`.
         let mut clocks = Clocks::default();
         self.letters = Letters::default();
+        self.failure = None;
         let bytes = game.bytes();
 
         let mut i = 0;
