@@ -85,20 +85,22 @@ pub fn has_commands(text: &[u8]) -> bool {
 /// searcher to build per call as a two-byte [`memchr::memmem`] search has.
 #[inline]
 fn command_start(text: &[u8]) -> Option<usize> {
-    // Most comments with commands are short (`{ [%clk 0:04:58] }`): a plain loop beats
-    // the set-up of a vector search there.
-    if text.len() < 64 {
-        return text.windows(2).position(|w| w == b"[%");
-    }
     let mut from = 0;
-    while let Some(i) = memchr::memchr(b'%', &text[from..]) {
+    loop {
+        let rest = &text[from..];
+        // Most comments with commands are short (`{ [%clk 0:04:58] }`): a plain loop
+        // beats the set-up of a vector search there.
+        let i = if rest.len() < 64 {
+            rest.iter().position(|&b| b == b'%')
+        } else {
+            memchr::memchr(b'%', rest)
+        }?;
         let at = from + i;
         if at > 0 && text[at - 1] == b'[' {
             return Some(at - 1);
         }
         from = at + 1;
     }
-    None
 }
 
 /// The clock commands of a comment's text (without its braces), in order.
@@ -126,6 +128,19 @@ impl Iterator for ClockCommands<'_> {
     type Item = ClockCommand;
 
     fn next(&mut self) -> Option<ClockCommand> {
+        if self.at == 0
+            && let Some(command) = lone_clock(self.text)
+        {
+            self.at = self.text.len();
+            return Some(command);
+        }
+        self.search()
+    }
+}
+
+impl ClockCommands<'_> {
+    /// The next command, found by searching for `[%`.
+    fn search(&mut self) -> Option<ClockCommand> {
         loop {
             let start = self.at + command_start(&self.text[self.at..])?;
             let name_start = start + 2;
@@ -173,20 +188,43 @@ impl Iterator for ClockCommands<'_> {
     }
 }
 
+/// The command of a text that is `[%clk H:MM:SS]` alone, or with one space on each side
+/// as lichess writes every clock (`{ [%clk 0:03:00] }`), with a value of the common shape
+/// ([`short_hms`]): read at fixed places, without a search. What the search would find
+/// there; `None` for any other text, which the search reads.
+fn lone_clock(text: &[u8]) -> Option<ClockCommand> {
+    let (start, command) = match text {
+        [b' ', command @ .., b' '] if command.len() == 14 => (1, command),
+        command if command.len() == 14 => (0, command),
+        _ => return None,
+    };
+    let value = command.strip_prefix(b"[%clk ")?.strip_suffix(b"]")?;
+    Some(ClockCommand {
+        kind: ClockKind::Clock,
+        span: start..start + command.len(),
+        value: Ok(short_hms(value)?),
+    })
+}
+
 /// Reads `H:MM:SS` or `H:MM:SS.f` (hours: any number of digits) into milliseconds
 /// (fraction digits past the third are dropped).
 pub fn parse_hms(value: &[u8]) -> Result<u64, ClockError> {
-    // The common shape, `H:MM:SS` with one hour digit and in range, read directly; the
-    // unit tests check it against the full parser.
-    if let &[h, b':', m1, m2, b':', s1, s2] = value
-        && [h, m1, m2, s1, s2].iter().all(u8::is_ascii_digit)
-        && m1 < b'6'
-        && s1 < b'6'
-    {
-        let d = |b: u8| u64::from(b - b'0');
-        return Ok(((d(h) * 60 + d(m1) * 10 + d(m2)) * 60 + d(s1) * 10 + d(s2)) * 1000);
+    match short_hms(value) {
+        Some(ms) => Ok(ms),
+        None => parse_hms_full(value),
     }
-    parse_hms_full(value)
+}
+
+/// The common shape, `H:MM:SS` with one hour digit and in range, read directly (in
+/// milliseconds); `None` for any other. The unit tests check it against the full parser.
+#[inline]
+fn short_hms(value: &[u8]) -> Option<u64> {
+    let &[h, b':', m1, m2, b':', s1, s2] = value else {
+        return None;
+    };
+    let in_range = [h, m1, m2, s1, s2].iter().all(u8::is_ascii_digit) && m1 < b'6' && s1 < b'6';
+    let d = |b: u8| u64::from(b - b'0');
+    in_range.then(|| ((d(h) * 60 + d(m1) * 10 + d(m2)) * 60 + d(s1) * 10 + d(s2)) * 1000)
 }
 
 /// [`parse_hms`] without its fast path.
@@ -316,6 +354,24 @@ mod tests {
                 .collect();
             assert_eq!(found, *expected, "{text}");
         }
+        // A lone clock, read without the search, gives what the search gives.
+        for text in [
+            " [%clk 0:03:00] ",
+            "[%clk 1:23:45]",
+            "  [%clk 0:99:00]\n",
+            " [%clk 0:03:0] ",
+            " [%clk 0:03:00]] ",
+            " [%clk 0:03:00] x",
+            " [%clk 0:03:00] [%emt 0:00:01] ",
+        ] {
+            let text = text.as_bytes();
+            let mut search = ClockCommands { text, at: 0 };
+            let searched: Vec<_> = std::iter::from_fn(|| search.search()).collect();
+            let found: Vec<_> = clock_commands(text).collect();
+            assert_eq!(found, searched, "{text:?}");
+        }
+        assert!(lone_clock(b" [%clk 0:03:00] ").is_some());
+        assert!(lone_clock(b"[%clk 0:03:00]").is_some());
         let text = b"{ [%eval 1] [%clk 0:03:00] }";
         let found: Vec<_> = clock_commands(text).collect();
         assert_eq!(&text[found[0].span.clone()], b"[%clk 0:03:00]");

@@ -69,7 +69,11 @@ pub struct Date {
 /// A value not of the form `YYYY.MM.DD` (each part digits or all `?`), a month outside
 /// 1-12, or a day the month (of that year, when known) does not have.
 pub fn parse_date(value: &str) -> Result<Date, TagValueError> {
-    let (year, month, day) = date_parts(value)?;
+    judge_date(date_parts(value)?)
+}
+
+/// The date whose parts are written `parts`, if the calendar has it.
+fn judge_date((year, month, day): DateParts) -> Result<Date, TagValueError> {
     if month.is_some_and(|m| !(1..=12).contains(&m)) {
         return Err(refuse("no such month (01-12)"));
     }
@@ -98,23 +102,33 @@ pub fn parse_date(value: &str) -> Result<Date, TagValueError> {
 type DateParts = (Option<u16>, Option<u16>, Option<u16>);
 
 /// The year, month and day of a date's form `YYYY.MM.DD` (`None` for a part of `?`).
-/// A date of digits only, the common case, is read by hand; others by [`date_parts_nom`]
-/// (a unit test checks that both agree).
+/// The common forms are read by hand ([`date_parts_by_hand`]); others by
+/// [`date_parts_nom`] (a unit test checks that both agree).
 fn date_parts(value: &str) -> Result<DateParts, TagValueError> {
-    let b = value.as_bytes();
-    let digits = |r: std::ops::Range<usize>| {
-        b[r].iter().try_fold(0u16, |n, &c| {
-            c.is_ascii_digit().then(|| n * 10 + u16::from(c - b'0'))
-        })
-    };
-    if b.len() == 10
-        && b[4] == b'.'
-        && b[7] == b'.'
-        && let (Some(y), Some(m), Some(d)) = (digits(0..4), digits(5..7), digits(8..10))
-    {
-        return Ok((Some(y), Some(m), Some(d)));
+    match date_parts_by_hand(value.as_bytes()) {
+        Some(parts) => Ok(parts),
+        None => date_parts_nom(value),
     }
-    date_parts_nom(value)
+}
+
+/// The parts of `YYYY.MM.DD` with each part digits or all `?`, read from the bytes;
+/// `None` for any other form.
+fn date_parts_by_hand(b: &[u8]) -> Option<DateParts> {
+    if b.len() != 10 || b[4] != b'.' || b[7] != b'.' {
+        return None;
+    }
+    let part = |r: std::ops::Range<usize>| {
+        let part = &b[r];
+        if part.iter().all(|&c| c == b'?') {
+            return Some(None);
+        }
+        part.iter()
+            .try_fold(0u16, |n, &c| {
+                c.is_ascii_digit().then(|| n * 10 + u16::from(c - b'0'))
+            })
+            .map(Some)
+    };
+    Some((part(0..4)?, part(5..7)?, part(8..10)?))
 }
 
 /// [`date_parts`] by nom, for every form.
@@ -384,6 +398,144 @@ fn period(i: &str) -> IResult<&str, Period> {
     .parse(i)
 }
 
+/// The standard tags whose values this module reads, for a caller that judges every
+/// game's tags: [`TagKind::check`] gives a parser's verdict without its value, and
+/// [`TagKind::is_plainly_valid`] reads the common valid forms from the raw bytes, so
+/// that most values cost neither decoding nor a parse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TagKind {
+    /// `Date`, `EventDate`, `UTCDate`: [`parse_date`].
+    Date,
+    /// `Round`: [`parse_round`].
+    Round,
+    /// `WhiteElo`, `BlackElo`: [`parse_elo`].
+    Elo,
+    /// `WhiteFideId`, `BlackFideId`: [`parse_fide_id`].
+    FideId,
+    /// `TimeControl`: [`check_time_control`].
+    TimeControl,
+    /// `SetUp`: [`parse_set_up`].
+    SetUp,
+    /// `UTCTime`: [`parse_time`].
+    Time,
+}
+
+impl TagKind {
+    /// Whether the (decoded, unescaped) `value` has the form the tag's definition asks
+    /// for: the verdict of the tag's parser.
+    ///
+    /// # Errors
+    ///
+    /// What the tag's parser refuses.
+    pub fn check(self, value: &str) -> Result<(), TagValueError> {
+        if self.is_plainly_valid(value.as_bytes()) {
+            return Ok(());
+        }
+        self.parse(value)
+    }
+
+    /// [`TagKind::check`] by the tag's parser alone.
+    fn parse(self, value: &str) -> Result<(), TagValueError> {
+        match self {
+            TagKind::Date => parse_date(value).map(drop),
+            TagKind::Round => parse_round(value).map(drop),
+            TagKind::Elo => parse_elo(value).map(drop),
+            TagKind::FideId => parse_fide_id(value).map(drop),
+            TagKind::TimeControl => check_time_control(value),
+            TagKind::SetUp => parse_set_up(value).map(drop),
+            TagKind::Time => parse_time(value).map(drop),
+        }
+    }
+
+    /// Whether the raw bytes of a value are one of the tag's common valid forms (digits
+    /// and punctuation only, so no decoding or escape can change them): `2024.02.29`,
+    /// `2024.??.??`, `5.12`, `2750`, `40/7200:3600`, `300+2`, `12:30:00`... `false` only
+    /// says that [`TagKind::check`] must judge the decoded value; a unit test checks that
+    /// the parsers accept every value this accepts.
+    pub fn is_plainly_valid(self, value: &[u8]) -> bool {
+        match self {
+            TagKind::Date => plain_date(value),
+            TagKind::Round => value == b"?" || value == b"-" || plain_round(value),
+            TagKind::Elo | TagKind::FideId => {
+                value.is_empty() || value == b"-" || short_digits(value)
+            }
+            TagKind::TimeControl => {
+                value == b"?" || value == b"-" || value.split(|&b| b == b':').all(plain_period)
+            }
+            TagKind::SetUp => value == b"0" || value == b"1",
+            TagKind::Time => plain_time(value),
+        }
+    }
+}
+
+/// A date the calendar has, `YYYY.MM.DD` in digits (the common case, read without
+/// building its parts) or with parts of `?`.
+fn plain_date(value: &[u8]) -> bool {
+    if let &[y1, y2, y3, y4, b'.', m1, m2, b'.', d1, d2] = value
+        && [y1, y2, y3, y4, m1, m2, d1, d2]
+            .iter()
+            .all(u8::is_ascii_digit)
+    {
+        let d = |c: u8| u16::from(c - b'0');
+        let year = d(y1) * 1000 + d(y2) * 100 + d(y3) * 10 + d(y4);
+        let (month, day) = (d(m1) * 10 + d(m2), d(d1) * 10 + d(d2));
+        return (1..=12).contains(&month)
+            && day >= 1
+            && day <= u16::from(days_in_month(Some(year), month as u8));
+    }
+    date_parts_by_hand(value).is_some_and(|parts| judge_date(parts).is_ok())
+}
+
+/// 1 to 9 ASCII digits: a number that fits a `u32` whatever its digits.
+fn short_digits(digits: &[u8]) -> bool {
+    (1..=9).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit)
+}
+
+/// Numbers of 1 to 9 digits joined by dots (`5`, `5.12`), read in one pass.
+fn plain_round(value: &[u8]) -> bool {
+    let mut digits = 0;
+    for &b in value {
+        if b.is_ascii_digit() && digits < 9 {
+            digits += 1;
+        } else if b == b'.' && digits > 0 {
+            digits = 0;
+        } else {
+            return false;
+        }
+    }
+    digits > 0
+}
+
+/// A time control field of the forms `3600`, `300+2`, `40/7200` and `40/5400+30`, each
+/// number of 1 to 9 digits and the move count not 0 (a sandclock is left to the parser).
+fn plain_period(field: &[u8]) -> bool {
+    let (moves, rest) = match field.iter().position(|&b| b == b'/') {
+        Some(i) => (Some(&field[..i]), &field[i + 1..]),
+        None => (None, field),
+    };
+    let (seconds, increment) = match rest.iter().position(|&b| b == b'+') {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    moves.is_none_or(|m| short_digits(m) && m.iter().any(|&b| b != b'0'))
+        && short_digits(seconds)
+        && increment.is_none_or(short_digits)
+}
+
+/// `HH:MM:SS` in range, as [`parse_time`] accepts it.
+fn plain_time(value: &[u8]) -> bool {
+    let &[h1, h2, b':', m1, m2, b':', s1, s2] = value else {
+        return false;
+    };
+    let two = |a: u8, b: u8| {
+        (a.is_ascii_digit() && b.is_ascii_digit()).then(|| (a - b'0') * 10 + (b - b'0'))
+    };
+    matches!(
+        (two(h1, h2), two(m1, m2), two(s1, s2)),
+        (Some(h), Some(m), Some(s)) if h <= 23 && m <= 59 && s <= 60
+    )
+}
+
 /// A value of 1 to 9 ASCII digits, read by hand (the common case of ratings and ids;
 /// the nom parsers read the rest).
 fn short_number(value: &str) -> Option<u32> {
@@ -444,6 +596,15 @@ mod tests {
             assert_eq!(date_parts(value), date_parts_nom(value), "{value}");
         }
         for value in [
+            "????.??.??",
+            "2024.??.??",
+            "????.02.30",
+            "2024.?1.05",
+            "?024.01.01",
+        ] {
+            assert_eq!(date_parts(value), date_parts_nom(value), "{value}");
+        }
+        for value in [
             "0",
             "2750",
             "123456789",
@@ -457,6 +618,91 @@ mod tests {
                 .ok()
                 .filter(|_| value.len() <= 9);
             assert_eq!(short_number(value), nom, "{value}");
+        }
+    }
+
+    /// The common forms of each tag are read from the bytes (no parse), and the values
+    /// read so are ones the parsers accept.
+    #[test]
+    fn plain_values() {
+        let plain: &[(TagKind, &[&str])] = &[
+            (
+                TagKind::Date,
+                &["2024.02.29", "2024.??.??", "????.??.??", "1985.07.??"],
+            ),
+            (TagKind::Round, &["?", "-", "5", "5.12", "1.1.3", "01"]),
+            (TagKind::Elo, &["", "-", "2750", "0"]),
+            (TagKind::FideId, &["", "-", "1503014", "123456789"]),
+            (
+                TagKind::TimeControl,
+                &[
+                    "?",
+                    "-",
+                    "40/7200:3600",
+                    "300+2",
+                    "3600",
+                    "40/5400+30:1800+30",
+                ],
+            ),
+            (TagKind::SetUp, &["0", "1"]),
+            (TagKind::Time, &["00:00:00", "23:59:60"]),
+        ];
+        for (kind, values) in plain {
+            for value in *values {
+                assert!(
+                    kind.is_plainly_valid(value.as_bytes()),
+                    "{kind:?} {value:?}"
+                );
+                assert_eq!(kind.check(value), Ok(()), "{kind:?} {value:?}");
+            }
+        }
+        // Every day of the calendar and a few past it, read by hand as the parser reads it.
+        for year in ["1900", "2000", "2023", "2024", "????"] {
+            for month in 0..=13 {
+                for day in 0..=32 {
+                    let value = format!("{year}.{month:02}.{day:02}");
+                    let plain = TagKind::Date.is_plainly_valid(value.as_bytes());
+                    assert_eq!(plain, parse_date(&value).is_ok(), "{value}");
+                }
+            }
+        }
+        // Valid values left to the parsers, and invalid ones.
+        let judged: &[(TagKind, &str, bool)] = &[
+            (TagKind::TimeControl, "*180", true),
+            (TagKind::Elo, "1234567890", true),
+            (TagKind::Date, "2023.02.29", false),
+            (TagKind::Round, "5.", false),
+            (TagKind::TimeControl, "0/7200", false),
+            (TagKind::Time, "24:00:00", false),
+        ];
+        for &(kind, value, ok) in judged {
+            assert!(
+                !kind.is_plainly_valid(value.as_bytes()),
+                "{kind:?} {value:?}"
+            );
+            assert_eq!(kind.check(value).is_ok(), ok, "{kind:?} {value:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Whatever the hand reading accepts, the tag's parser accepts.
+        #[test]
+        fn plain_values_are_valid(value in "[0-9?.:/+*-]{0,12}") {
+            for kind in [
+                TagKind::Date,
+                TagKind::Round,
+                TagKind::Elo,
+                TagKind::FideId,
+                TagKind::TimeControl,
+                TagKind::SetUp,
+                TagKind::Time,
+            ] {
+                let full = kind.parse(&value);
+                if kind.is_plainly_valid(value.as_bytes()) {
+                    proptest::prop_assert_eq!(full, Ok(()), "{:?} {:?}", kind, value);
+                }
+                proptest::prop_assert_eq!(kind.check(&value), full, "{:?} {:?}", kind, value);
+            }
         }
     }
 

@@ -183,10 +183,6 @@ impl GameChecker<'_> {
         } else {
             Claims::default()
         };
-        // The endings the tokenizer cannot tell: a DGT signal (king moves onto the
-        // centre) and a scoresheet result read as a move or a glyph (`0-0`, `+/-`). The
-        // loop looks at one move for them: `0-0`, else the signal's first move.
-        let (special_at, mark) = self.special_ending();
         let mut result_marker: Option<(Token, &'static str)> = None;
         // The last main-line token that counts was a result (`result_marker`).
         let mut result_since_move = false;
@@ -257,7 +253,9 @@ impl GameChecker<'_> {
                         if chances.0 || chances.1 {
                             self.note_chances(line, token, chances, &mut claims);
                         }
-                    } else if token.start == special_at && line.state != State::Live {
+                    } else if line.state != State::Live {
+                        // The main line's first move that did not play (there is one at
+                        // most: the line stops there) may be no move at all.
                         match self.special_move(line, token) {
                             Some(Special::Result(reading)) => {
                                 self.marker(result_marker, result_since_move, token, reading);
@@ -373,6 +371,7 @@ impl GameChecker<'_> {
         }
 
         // `+/-` or `-/+` as the game's last word is its result.
+        let mark = trailing_mark(game).map(|i| tokens[i]);
         if let Some(mark) = mark
             && mark.kind == TokenKind::Glyph
             && lines.len() == 1
@@ -418,33 +417,34 @@ impl GameChecker<'_> {
         (self.letters.used, self.letters.figurines)
     }
 
-    /// Where the game's text may end in a way the tokenizer cannot tell: the start of
-    /// the one move the replay looks at for it (`0-0` as the last word, else the first
-    /// move of a trailing run of king moves onto the centre; `u32::MAX` for none), and
-    /// the [`trailing_mark`] token.
-    #[inline(never)]
-    fn special_ending(&self) -> (u32, Option<Token>) {
+    /// Where the game's text may end in a way the tokenizer cannot tell (a DGT signal,
+    /// king moves onto the centre, or a scoresheet result read as a move, `0-0`): the
+    /// start of the one move that may be no move (`0-0` as the last word, else the
+    /// first move of a trailing run of king moves onto the centre), if any.
+    fn special_ending(&self) -> Option<u32> {
         let game = self.game;
         let tokens = game.tokens();
-        let mark = trailing_mark(game).map(|i| tokens[i]);
-        let special_at = match mark {
-            Some(mark) if mark.kind == TokenKind::San => mark.start,
+        match trailing_mark(game).map(|i| tokens[i]) {
+            Some(mark) if mark.kind == TokenKind::San => Some(mark.start),
             _ => dgt::trailing_run(game, self.lang)
                 .first()
-                .map_or(u32::MAX, |first| tokens[first].start),
-        };
-        (special_at, mark)
+                .map(|first| tokens[first].start),
+        }
     }
 
-    /// The main line's move at `token` that did not play and may be no move: the first
-    /// move of the trailing run of king moves onto the centre (a DGT signal), or `0-0`
-    /// as the game's last word (a double forfeit). What the replay reported about it
-    /// (`illegal-move`, `move-after-game-end`) is taken back when it is one of those;
-    /// the run is read again here: this is the rare path, and the replay's own stays as
-    /// it was.
+    /// The main line's move at `token` that did not play, if it is no move but the
+    /// [`special_ending`](Self::special_ending): the first move of the trailing run of
+    /// king moves onto the centre (a DGT signal), or `0-0` as the game's last word (a
+    /// double forfeit). What the replay reported about it (`illegal-move`,
+    /// `move-after-game-end`) is taken back when it is one of those. The game's end is
+    /// read here, for the one move of a game that does not play: games that replay
+    /// cost nothing, and the replay's own path stays as it was.
     #[cold]
     #[inline(never)]
     fn special_move(&mut self, line: &mut Line, token: Token) -> Option<Special> {
+        if self.special_ending() != Some(token.start) {
+            return None;
+        }
         let ply = line.ply + 1;
         let reported = self.out.last().is_some_and(|f| {
             f.ply == Some(ply)

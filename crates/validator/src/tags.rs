@@ -14,66 +14,104 @@
 //! one `missing-tag` note per game lists every roster tag it lacks, at its first tag.
 
 use crate::finding::{Code, Finding};
-use planilla_parser::tag_values::{
-    TagValueError, check_time_control, parse_date, parse_elo, parse_fide_id, parse_round,
-    parse_set_up, parse_time,
-};
+use planilla_parser::tag_values::TagKind;
 use planilla_parser::{Game, TagSpans};
 use std::borrow::Cow;
 
 /// The Seven Tag Roster, in the standard's order.
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
-/// The check of a tag's value.
-type ValueCheck = fn(&str) -> Result<(), TagValueError>;
-
-/// The tags this check knows: name, index in [`ROSTER`] if a roster tag, and the check of
+/// The tags this check knows: name, index in [`ROSTER`] if a roster tag, and the kind of
 /// its value if judged.
-const KNOWN: [(&str, Option<usize>, Option<ValueCheck>); 16] = [
+const KNOWN: [(&str, Option<usize>, Option<TagKind>); 16] = [
     ("Event", Some(0), None),
     ("Site", Some(1), None),
-    ("Date", Some(2), Some(|v| parse_date(v).map(drop))),
-    ("Round", Some(3), Some(|v| parse_round(v).map(drop))),
+    ("Date", Some(2), Some(TagKind::Date)),
+    ("Round", Some(3), Some(TagKind::Round)),
     ("White", Some(4), None),
     ("Black", Some(5), None),
     ("Result", Some(6), None),
-    ("EventDate", None, Some(|v| parse_date(v).map(drop))),
-    ("UTCDate", None, Some(|v| parse_date(v).map(drop))),
-    ("WhiteElo", None, Some(|v| parse_elo(v).map(drop))),
-    ("BlackElo", None, Some(|v| parse_elo(v).map(drop))),
-    ("WhiteFideId", None, Some(|v| parse_fide_id(v).map(drop))),
-    ("BlackFideId", None, Some(|v| parse_fide_id(v).map(drop))),
-    ("TimeControl", None, Some(check_time_control)),
-    ("SetUp", None, Some(|v| parse_set_up(v).map(drop))),
-    ("UTCTime", None, Some(|v| parse_time(v).map(drop))),
+    ("EventDate", None, Some(TagKind::Date)),
+    ("UTCDate", None, Some(TagKind::Date)),
+    ("WhiteElo", None, Some(TagKind::Elo)),
+    ("BlackElo", None, Some(TagKind::Elo)),
+    ("WhiteFideId", None, Some(TagKind::FideId)),
+    ("BlackFideId", None, Some(TagKind::FideId)),
+    ("TimeControl", None, Some(TagKind::TimeControl)),
+    ("SetUp", None, Some(TagKind::SetUp)),
+    ("UTCTime", None, Some(TagKind::Time)),
 ];
 
-/// The entry of [`KNOWN`] for a tag name, compared without case: most names of a game are
-/// told apart by their length alone.
-fn known(name: &[u8]) -> Option<&'static (&'static str, Option<usize>, Option<ValueCheck>)> {
-    let candidates: &[usize] = match name.len() {
-        4 => &[1, 2],
-        5 => &[0, 3, 4, 5, 14],
-        6 => &[6],
-        7 => &[8, 15],
-        8 => &[9, 10],
-        9 => &[7],
-        11 => &[11, 12, 13],
+/// The entry of [`KNOWN`] for a tag name, compared without case. The length and the first
+/// letter leave one candidate at most (the fourth letter tells `UTCDate` from `UTCTime`),
+/// so a name costs one comparison of two [`words`], and most unknown names (`ECO`,
+/// `Opening`) none.
+fn known(name: &[u8]) -> Option<&'static (&'static str, Option<usize>, Option<TagKind>)> {
+    let letter = |i: usize| name.get(i).map(|b| b | 0x20);
+    let index = match (name.len(), letter(0)?) {
+        (4, b's') => 1,
+        (4, b'd') => 2,
+        (5, b'e') => 0,
+        (5, b'r') => 3,
+        (5, b'w') => 4,
+        (5, b'b') => 5,
+        (5, b's') => 14,
+        (6, b'r') => 6,
+        (7, b'u') if letter(3) == Some(b'd') => 8,
+        (7, b'u') => 15,
+        (8, b'w') => 9,
+        (8, b'b') => 10,
+        (9, b'e') => 7,
+        (11, b'w') => 11,
+        (11, b'b') => 12,
+        (11, b't') => 13,
         _ => return None,
     };
-    // Names as the standard writes them first: a plain comparison, no case folding.
-    let mut entries = candidates.iter().map(|&i| &KNOWN[i]);
-    entries
-        .clone()
-        .find(|(known, _, _)| name == known.as_bytes())
-        .or_else(|| entries.find(|(known, _, _)| name.eq_ignore_ascii_case(known.as_bytes())))
+    (words(name) == KNOWN_WORDS[index]).then_some(&KNOWN[index])
 }
+
+/// The first and the last 4 bytes of a name of 4 to 7 bytes (8 of a name of 8 to 16), as
+/// little-endian numbers with the 0x20 bit of every byte set: lower case for a letter.
+/// The known names are letters only, so a name of the same length has the same words
+/// exactly when it is the same name in any case; `None` for other lengths.
+const fn words(name: &[u8]) -> Option<(u64, u64)> {
+    if name.len() > 16 {
+        return None;
+    }
+    if let (Some(head), Some(tail)) = (name.first_chunk::<8>(), name.last_chunk::<8>()) {
+        let fold = 0x2020_2020_2020_2020;
+        return Some((
+            u64::from_le_bytes(*head) | fold,
+            u64::from_le_bytes(*tail) | fold,
+        ));
+    }
+    if let (Some(head), Some(tail)) = (name.first_chunk::<4>(), name.last_chunk::<4>()) {
+        let fold = 0x2020_2020;
+        return Some((
+            (u32::from_le_bytes(*head) | fold) as u64,
+            (u32::from_le_bytes(*tail) | fold) as u64,
+        ));
+    }
+    None
+}
+
+/// The [`words`] of each name of [`KNOWN`].
+const KNOWN_WORDS: [Option<(u64, u64)>; KNOWN.len()] = {
+    let mut all = [None; KNOWN.len()];
+    let mut i = 0;
+    while i < KNOWN.len() {
+        all[i] = words(KNOWN[i].0.as_bytes());
+        i += 1;
+    }
+    all
+};
 
 /// Appends the `missing-tag` and `tag-value` findings of `game`'s tags to `out`: the
 /// missing tags first (reported at the first tag), then each bad value in tag order.
 ///
-/// Tags are few, but every game has them: names are compared as raw bytes (lengths
-/// first), and a value is decoded only when it is not plain ASCII without escapes.
+/// Every game has tags, so this is one pass over them without allocation: names are
+/// found by [`known`], and a value is decoded and parsed only when it is not one of its
+/// tag's common forms ([`TagKind::is_plainly_valid`]).
 pub(crate) fn check_tags(game: &Game, out: &mut Vec<Finding>) {
     let tags = game.tags();
     let Some(first) = tags.first() else {
@@ -82,42 +120,31 @@ pub(crate) fn check_tags(game: &Game, out: &mut Vec<Finding>) {
     let bytes = game.bytes();
     let tag_start = |t: &TagSpans| game.tokens()[t.token as usize].start as usize;
     let mark = out.len();
-    let mut present = [false; ROSTER.len()];
+    // Bit `r`: roster tag `r` is present.
+    let mut present = 0u8;
 
     for (i, t) in tags.iter().enumerate() {
-        let name = &bytes[t.name_span()];
-        let Some(&(_, roster, check)) = known(name) else {
+        let Some(&(_, roster, kind)) = known(&bytes[t.name_span()]) else {
             continue;
         };
         if let Some(r) = roster {
-            present[r] = true;
+            present |= 1 << r;
         }
-        let Some(check) = check else {
-            continue;
-        };
-        let raw = &bytes[t.value_span()];
-        let value: Cow<'_, str> = match std::str::from_utf8(raw) {
-            Ok(plain) if plain.is_ascii() && !raw.contains(&b'\\') => Cow::Borrowed(plain),
-            _ => game.tag_pairs().nth(i).map(|(_, v)| v).unwrap_or_default(),
-        };
-        if let Err(e) = check(&value) {
-            let name = game.decode(t.name_span());
-            out.push(Finding::in_game(
-                Code::TagValue,
-                game,
-                tag_start(t),
-                format!("tag {name} \"{value}\": {e}"),
-            ));
+        if let Some(kind) = kind
+            && !kind.is_plainly_valid(&bytes[t.value_span()])
+        {
+            report_value(game, i, t, kind, out);
         }
     }
 
-    let missing: Vec<&str> = ROSTER
-        .iter()
-        .zip(present)
-        .filter(|(_, here)| !here)
-        .map(|(name, _)| *name)
-        .collect();
-    if !missing.is_empty() && missing.len() < ROSTER.len() {
+    let all = (1u8 << ROSTER.len()) - 1;
+    if present != 0 && present != all {
+        let missing: Vec<&str> = ROSTER
+            .iter()
+            .enumerate()
+            .filter(|&(r, _)| present & (1 << r) == 0)
+            .map(|(_, name)| *name)
+            .collect();
         let message = match missing.as_slice() {
             [one] => format!("Seven Tag Roster tag {one} missing"),
             many => format!("Seven Tag Roster tags {} missing", many.join(", ")),
@@ -127,6 +154,28 @@ pub(crate) fn check_tags(game: &Game, out: &mut Vec<Finding>) {
             mark,
             Finding::in_game(Code::MissingTag, game, tag_start(first), message),
         );
+    }
+}
+
+/// Judges the value of `game`'s tag `t` (its `i`th), of a kind [`TagKind::is_plainly_valid`]
+/// did not vouch for: decoded, escapes resolved, and parsed; reported if refused.
+#[cold]
+#[inline(never)]
+fn report_value(game: &Game, i: usize, t: &TagSpans, kind: TagKind, out: &mut Vec<Finding>) {
+    let raw = &game.bytes()[t.value_span()];
+    let value: Cow<'_, str> = match std::str::from_utf8(raw) {
+        Ok(plain) if plain.is_ascii() && !raw.contains(&b'\\') => Cow::Borrowed(plain),
+        _ => game.tag_pairs().nth(i).map(|(_, v)| v).unwrap_or_default(),
+    };
+    if let Err(e) = kind.check(&value) {
+        let name = game.decode(t.name_span());
+        let at = game.tokens()[t.token as usize].start as usize;
+        out.push(Finding::in_game(
+            Code::TagValue,
+            game,
+            at,
+            format!("tag {name} \"{value}\": {e}"),
+        ));
     }
 }
 
@@ -155,8 +204,19 @@ mod tests {
                 Some(entry.0)
             );
         }
-        assert!(known(b"ECO").is_none());
-        assert!(known(b"Opening").is_none());
+        for other in [
+            &b"ECO"[..],
+            b"Opening",
+            b"Sitx",
+            b"Dates",
+            b"EventType",
+            b"Termination",
+            b"UTCDat\xc5",
+            b"White\x00",
+            b"WhiteEl",
+        ] {
+            assert!(known(other).is_none(), "{}", String::from_utf8_lossy(other));
+        }
     }
 
     #[test]

@@ -4,8 +4,10 @@
 //! reported as `clock-annotation`.
 //!
 //! Only comments that hold `[%` are read (the replay looks for it with one byte search
-//! a main-line comment), and nothing is done per move: the move a clock is about, or
-//! the first move without one, is found from the comment's token when it is needed.
+//! in a main-line comment), and nothing is done per move. A clock costs its parse and a
+//! few comparisons: the move it follows is found from the comment's token (usually the
+//! one before it), and the first move without a clock (reported once a game) by reading
+//! the main line again from the start, so that no position is kept per clock.
 //!
 //! Rules, decided here:
 //! - A `[%clk]` after a move is the mover's clock after that move; `[%emt]` (the time a
@@ -30,9 +32,10 @@
 
 use crate::checker::GameChecker;
 use crate::finding::Code;
-use crate::replay::{Line, Site, is_check_mark};
+use crate::replay::{Line, Site, State, is_check_mark};
+use planilla_core::san::San;
 use planilla_core::{Color, Position};
-use planilla_parser::commands::{ClockKind, clock_commands};
+use planilla_parser::commands::{ClockError, ClockKind, clock_commands};
 use planilla_parser::tag_values::{Period, TimeControl, parse_time_control};
 use planilla_parser::{Game, TokenKind};
 
@@ -48,12 +51,22 @@ pub(super) struct Clocks {
     last: [Option<(u32, u64)>; 2],
     /// The last main-line ply whose comment held a `[%clk]` (0: none yet).
     clocked_ply: u32,
-    /// The index in the game's tokens of that comment, and the position after its move:
-    /// where the next move (without a clock, if the next clock skips it) is found.
-    clocked_at: usize,
-    clocked_position: Option<Position>,
     /// A move without a clock has been reported.
     missing_reported: bool,
+}
+
+/// A side's clock that rose by more than the time control allows.
+struct Rise {
+    /// The side whose clock rose.
+    side: Color,
+    /// The clock it rose from, in milliseconds.
+    from: u64,
+    /// Whether that is the time control's start (the side's first clock).
+    from_start: bool,
+    /// The clock after the rise, in milliseconds.
+    to: u64,
+    /// The most it could rise, in milliseconds.
+    allowed: u64,
 }
 
 impl Clocks {
@@ -81,10 +94,11 @@ impl GameChecker<'_> {
     ) {
         // Clocks belong to moves: none before the first move, and none after a move that
         // did not replay.
-        let (Some(before), crate::replay::State::Live) = (main.prev.as_ref(), main.state) else {
+        let (Some(before), State::Live) = (main.prev.as_ref(), main.state) else {
             return;
         };
         let game = self.game;
+        // The move the comment follows: usually the token before it.
         let Some((at, end)) = main_move_before(game, index) else {
             return;
         };
@@ -105,11 +119,6 @@ impl GameChecker<'_> {
         }
         for command in clock_commands(text) {
             let at = offset + command.span.start;
-            let written = || {
-                game.decode(at..offset + command.span.end)
-                    .escape_debug()
-                    .to_string()
-            };
             if command.kind == ClockKind::Clock {
                 if !clocks.active {
                     clocks.active = true;
@@ -121,8 +130,6 @@ impl GameChecker<'_> {
                         self.report_move_without_clock(clocks, start);
                     }
                     clocks.clocked_ply = main.ply;
-                    clocks.clocked_at = index;
-                    clocks.clocked_position = Some(main.pos);
                 } else if command.value.is_ok() {
                     // A second clock for the same move: its form only.
                     continue;
@@ -131,8 +138,7 @@ impl GameChecker<'_> {
             let value = match command.value {
                 Ok(value) => value,
                 Err(e) => {
-                    let message = format!("'{}': {e}", written());
-                    self.push_clock(&site, at, message);
+                    self.report_malformed(&site, at..offset + command.span.end, e);
                     continue;
                 }
             };
@@ -152,33 +158,58 @@ impl GameChecker<'_> {
             }
             let allowed = allowance(control, from_move, number);
             if value > from + allowed {
-                let side = if side == Color::White {
-                    "white"
-                } else {
-                    "black"
+                let rise = Rise {
+                    side,
+                    from,
+                    from_start: previous.is_none(),
+                    to: value,
+                    allowed,
                 };
-                let start = if previous.is_some() {
-                    ""
-                } else {
-                    " (the time control's start)"
-                };
-                let tc = self
-                    .game
-                    .tag("TimeControl")
-                    .unwrap_or_default()
-                    .into_owned();
-                let message = format!(
-                    "{side}'s clock rises from {}{start} to {}, by {}: the time control '{}' \
-                     allows a rise of {} at most (1 s of tolerance included)",
-                    hms(from),
-                    hms(value),
-                    seconds(value - from),
-                    tc.escape_debug(),
-                    seconds(allowed),
-                );
-                self.push_clock(&site, at, message);
+                self.report_rise(&site, at, rise);
             }
         }
+    }
+
+    /// Reports the malformed clock command at `span` of the game, of the move at `site`.
+    #[cold]
+    #[inline(never)]
+    fn report_malformed(&mut self, site: &Site, span: std::ops::Range<usize>, e: ClockError) {
+        let at = span.start;
+        let written = self.game.decode(span);
+        let message = format!("'{}': {e}", written.escape_debug());
+        self.push_clock(site, at, message);
+    }
+
+    /// Reports a clock that rose by more than the time control allows, written at byte
+    /// `at`, of the move at `site`.
+    #[cold]
+    #[inline(never)]
+    fn report_rise(&mut self, site: &Site, at: usize, rise: Rise) {
+        let side = if rise.side == Color::White {
+            "white"
+        } else {
+            "black"
+        };
+        let start = if rise.from_start {
+            " (the time control's start)"
+        } else {
+            ""
+        };
+        let tc = self
+            .game
+            .tag("TimeControl")
+            .unwrap_or_default()
+            .into_owned();
+        let message = format!(
+            "{side}'s clock rises from {}{start} to {}, by {}: the time control '{}' \
+             allows a rise of {} at most (1 s of tolerance included)",
+            hms(rise.from),
+            hms(rise.to),
+            seconds(rise.to - rise.from),
+            tc.escape_debug(),
+            seconds(rise.allowed),
+        );
+        self.push_clock(site, at, message);
     }
 
     /// At the end of a game with clocks: two or more moves at the end without one (the
@@ -192,31 +223,58 @@ impl GameChecker<'_> {
     }
 
     /// Reports the main line's move after the last one with a clock (the first move of
-    /// the game, from `start`, when none had one), once a game.
+    /// the game, from `start`, when none had one), once a game. That move and every one
+    /// before it replayed, so the main line is read again up to it for its position.
     fn report_move_without_clock(&mut self, clocks: &mut Clocks, start: &Position) {
         if clocks.missing_reported {
             return;
         }
-        let (from, before) = match clocks.clocked_ply {
-            0 => (0, start),
-            _ => match &clocks.clocked_position {
-                Some(position) => (clocks.clocked_at + 1, position),
-                None => return,
-            },
-        };
-        let Some((at, end)) = main_move_after(self.game, from) else {
+        let ply = clocks.clocked_ply + 1;
+        let Some((index, before)) = self.main_line_move(start, ply) else {
             return;
         };
         clocks.missing_reported = true;
-        let before = *before;
+        let (at, end) = with_marks(self.game, index);
         let site = Site {
             at,
             len: end - at,
-            ply: clocks.clocked_ply + 1,
+            ply,
             before: &before,
             path: &[],
         };
         self.push_clock(&site, at, missing_message());
+    }
+
+    /// The token index of the main line's move `ply` (counted from 1) and the position
+    /// before it, read again from `start`: the moves before it replayed, and they replay
+    /// the same way here (the replay's language, the moves' decoded text when not ASCII).
+    fn main_line_move(&self, start: &Position, ply: u32) -> Option<(usize, Position)> {
+        let game = self.game;
+        let mut pos = *start;
+        let mut played = 0u32;
+        let mut depth = 0usize;
+        for (i, token) in game.tokens().iter().enumerate() {
+            match token.kind {
+                TokenKind::VariationStart => depth += 1,
+                TokenKind::VariationEnd => depth = depth.checked_sub(1)?,
+                TokenKind::San if depth == 0 => {
+                    if played + 1 == ply {
+                        return Some((i, pos));
+                    }
+                    let text = game.decoded_bytes(token.span());
+                    let m = San::parse(&text, self.lang).ok()?.resolve(&pos).ok()?;
+                    pos = pos.play(&m);
+                    played += 1;
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Reports a `clock-annotation` at byte `at` about the move at `site`.
+    fn push_clock(&mut self, site: &Site, at: usize, message: String) {
+        self.push_about(Code::ClockAnnotation, site, at, message);
     }
 
     /// The game's TimeControl when it can judge a rise.
@@ -233,11 +291,6 @@ impl GameChecker<'_> {
             TimeControl::Periods(periods) if !periods.iter().any(|p| p.sandclock) => Some(periods),
             _ => None,
         }
-    }
-
-    /// Reports a `clock-annotation` at byte `at` about the move at `site`.
-    fn push_clock(&mut self, site: &Site, at: usize, message: String) {
-        self.push_about(Code::ClockAnnotation, site, at, message);
     }
 }
 
@@ -268,21 +321,6 @@ fn main_move_before(game: &Game, index: usize) -> Option<(usize, usize)> {
         match token.kind {
             TokenKind::VariationEnd => depth += 1,
             TokenKind::VariationStart => depth = depth.checked_sub(1)?,
-            TokenKind::San if depth == 0 => return Some(with_marks(game, i)),
-            _ => {}
-        }
-    }
-    None
-}
-
-/// The bytes of the first main-line move from `tokens[from]` on, skipping variations.
-fn main_move_after(game: &Game, from: usize) -> Option<(usize, usize)> {
-    let tokens = game.tokens();
-    let mut depth = 0usize;
-    for (i, token) in tokens.iter().enumerate().skip(from) {
-        match token.kind {
-            TokenKind::VariationStart => depth += 1,
-            TokenKind::VariationEnd => depth = depth.checked_sub(1)?,
             TokenKind::San if depth == 0 => return Some(with_marks(game, i)),
             _ => {}
         }
