@@ -265,7 +265,7 @@ impl GameChecker<'_> {
     /// states.
     fn rest_of_main_line(&self, from: usize) -> Rest {
         let game = self.game;
-        let (special_at, _) = self.special_ending();
+        let special_at = self.special_ending();
         let mut rest = Rest::default();
         let mut special = None;
         let mut marker = None;
@@ -275,7 +275,7 @@ impl GameChecker<'_> {
                 TokenKind::VariationStart => depth += 1,
                 TokenKind::VariationEnd => depth = depth.saturating_sub(1),
                 TokenKind::San if depth == 0 => {
-                    if token.start == special_at {
+                    if special_at == Some(token.start) {
                         special = Some(rest.moves.len());
                     }
                     let text = game.decoded_bytes(token.span());
