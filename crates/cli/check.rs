@@ -1,6 +1,7 @@
 //! `planilla check`: validate games and report findings.
 
 use crate::drive::{Event, Plan, for_each_source};
+use crate::html::GameText;
 use crate::input::{InputArgs, LangChoice, collect_sources, progress_bar, show_games};
 use crate::output::{Format, Totals, Writer};
 use crate::pipeline::Job;
@@ -142,12 +143,28 @@ struct GameReport {
     findings: Vec<Finding>,
     /// Counts.
     stats: GameStats,
+    /// The game's text, for a report that shows it beside the findings.
+    text: Option<GameText>,
 }
 
 /// `check`'s work on each game: the games of the shard replayed, the others left alone.
 struct CheckJob<'a> {
     config: &'a Config,
     shard: Option<Shard>,
+    /// For a report that shows the games' text (HTML): the filter, so that the text is
+    /// kept only for games with a finding it reports.
+    text_for: Option<&'a Filter>,
+}
+
+impl CheckJob<'_> {
+    /// The text of `game` when the report shows it and reports one of `findings`.
+    fn text(&self, game: &Game, findings: &[Finding]) -> Option<GameText> {
+        let filter = self.text_for?;
+        findings
+            .iter()
+            .any(|f| filter.keeps(f.code))
+            .then(|| GameText::of(game))
+    }
 }
 
 impl Job for CheckJob<'_> {
@@ -164,14 +181,21 @@ impl Job for CheckJob<'_> {
         }
         let mut findings = Vec::new();
         let stats = checker.check(game, &mut findings);
-        Some(GameReport { findings, stats })
+        let text = self.text(game, &findings);
+        Some(GameReport {
+            findings,
+            stats,
+            text,
+        })
     }
 
     /// A game planilla failed on is one `internal-error` finding naming it.
     fn failed(&self, game: &Game, panic: &str) -> Option<GameReport> {
         let message = format!("planilla failed on this game ({panic}); please report it");
+        let findings = vec![internal_error(game, message)];
         Some(GameReport {
-            findings: vec![internal_error(game, message)],
+            text: self.text(game, &findings),
+            findings,
             stats: GameStats::default(),
         })
     }
@@ -207,6 +231,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         let job = CheckJob {
             config: &config,
             shard: args.shard,
+            text_for: (args.format == Format::Html).then_some(&filter),
         };
         let mut name = String::new();
         let unread = for_each_source(
@@ -226,6 +251,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                         for report in reports.iter().flatten() {
                             totals.games += 1;
                             totals.plies += report.stats.plies;
+                            if let Some(text) = &report.text {
+                                writer.game_text(text);
+                            }
                             for f in &report.findings {
                                 if !filter.keeps(f.code) {
                                     continue;

@@ -7,6 +7,7 @@
 mod check;
 mod convert;
 mod drive;
+mod html;
 mod input;
 mod json;
 mod output;
