@@ -4,7 +4,7 @@
 //! data block), then one JSON entry per game text and per finding as they come, then the
 //! summary and the script that builds the page from the data. Nothing is loaded from the
 //! network; boards are drawn as SVG by the script from each finding's FEN, and only when
-//! they come into view, so a report of 10,000 findings opens as fast as a small one.
+//! they come into view, so a report of 10,000 findings opens in about a second.
 //!
 //! Every text from the input reaches the page inside JSON, in a `<script
 //! type="application/json">` block that the script reads and puts into the page as text,
@@ -21,8 +21,7 @@ use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter};
 use std::io::{self, Write};
 
-/// The page's style, script and frame (kept as files of their own so that each reads as
-/// what it is).
+/// The page's style and script (files of their own, so that each reads as what it is).
 const STYLE: &str = include_str!("html/report.css");
 const SCRIPT: &str = include_str!("html/report.js");
 
@@ -33,7 +32,7 @@ const TEXT_LIMIT: usize = 8 << 10;
 
 /// The text of a game with findings, as the page shows it: decoded as the parser decoded
 /// it (so a finding's line and column point into it), cut after [`TEXT_LIMIT`] bytes.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct GameText {
     /// The line of the file the text starts on.
     first_line: u64,
@@ -49,7 +48,8 @@ impl GameText {
         let bytes = game.bytes();
         let truncated = bytes.len() > TEXT_LIMIT || game.skipped_bytes() > 0;
         let end = if bytes.len() > TEXT_LIMIT {
-            // A cut at a line break never splits a character.
+            // A cut at a line break never splits a character (a line longer than the
+            // limit is cut where it is, and a split character shows as U+FFFD).
             bytes[..TEXT_LIMIT]
                 .iter()
                 .rposition(|&b| b == b'\n')
@@ -67,7 +67,6 @@ impl GameText {
 
 /// The state of one HTML report: the text of the game whose findings come next, and the
 /// counts by code for the summary.
-#[derive(Default)]
 pub struct Report {
     /// The game text handed over last, written before the first finding it has.
     pending: Option<GameText>,
@@ -77,6 +76,17 @@ pub struct Report {
     by_code: Vec<u64>,
     /// One entry as JSON, reused.
     json: Vec<u8>,
+}
+
+impl Default for Report {
+    fn default() -> Report {
+        Report {
+            pending: None,
+            entries: 0,
+            by_code: vec![0; Code::ALL.len()],
+            json: Vec::new(),
+        }
+    }
 }
 
 /// A game's text in the data block.
@@ -138,7 +148,6 @@ impl Report {
     ///
     /// A write error.
     pub fn begin(&mut self, out: &mut impl Write) -> io::Result<()> {
-        self.by_code = vec![0; Code::ALL.len()];
         write!(
             out,
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
