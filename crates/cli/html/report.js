@@ -202,6 +202,11 @@
     row.appendChild(info);
     row.addEventListener('mouseenter', function () { activate(f, false); });
     row.addEventListener('click', function () { activate(f, true); });
+    // Tab goes from finding to finding; Enter shows its place in the game's text.
+    row.tabIndex = 0;
+    row.addEventListener('keydown', function (event) {
+      if (event.key === 'Enter') activate(f, true);
+    });
     f.row = row;
     return row;
   }
