@@ -133,7 +133,7 @@ fn bash_completes_subcommands_and_values() {
     assert_eq!(complete("planilla ch", 1), "check");
     assert_eq!(
         complete("planilla check --format ''", 3),
-        "human jsonl github sarif"
+        "human jsonl github sarif html"
     );
     assert_eq!(complete("planilla --color ''", 2), "auto always never");
     assert!(complete("planilla check --ru", 2).contains("--rules"));

@@ -3,6 +3,7 @@
 use crate::baseline::{Baseline, Recorder, game_key};
 use crate::config::{ConfigArgs, Settings};
 use crate::drive::{Event, Plan, for_each_source};
+use crate::html::GameText;
 use crate::input::{InputArgs, LangChoice, Source, collect_sources, progress_bar, show_games};
 use crate::output::{ColorChoice, Format, Totals, Writer};
 use crate::pipeline::Job;
@@ -159,6 +160,8 @@ struct GameReport {
     stats: GameStats,
     /// The game's content key (see `baseline::game_key`), when the run needs it.
     key: Option<u64>,
+    /// The game's text, for a report that shows it beside the findings.
+    text: Option<GameText>,
 }
 
 /// `check`'s work on each game: the games of the shard replayed, the others left alone.
@@ -167,6 +170,20 @@ struct CheckJob<'a> {
     shard: Option<Shard>,
     /// Whether each game's content key is wanted (a baseline, SARIF's fingerprints).
     keyed: bool,
+    /// For a report that shows the games' text (HTML): the filter, so that the text is
+    /// kept only for games with a finding it reports.
+    text_for: Option<&'a Filter>,
+}
+
+impl CheckJob<'_> {
+    /// The text of `game` when the report shows it and reports one of `findings`.
+    fn text(&self, game: &Game, findings: &[Finding]) -> Option<GameText> {
+        let filter = self.text_for?;
+        findings
+            .iter()
+            .any(|f| filter.keeps(f.code))
+            .then(|| GameText::of(game))
+    }
 }
 
 impl Job for CheckJob<'_> {
@@ -184,18 +201,22 @@ impl Job for CheckJob<'_> {
         let mut findings = Vec::new();
         let stats = checker.check(game, &mut findings);
         let key = self.keyed.then(|| game_key(game));
+        let text = self.text(game, &findings);
         Some(GameReport {
             findings,
             stats,
             key,
+            text,
         })
     }
 
     /// A game planilla failed on is one `internal-error` finding naming it.
     fn failed(&self, game: &Game, panic: &str) -> Option<GameReport> {
         let message = format!("planilla failed on this game ({panic}); please report it");
+        let findings = vec![internal_error(game, message)];
         Some(GameReport {
-            findings: vec![internal_error(game, message)],
+            text: self.text(game, &findings),
+            findings,
             stats: GameStats::default(),
             key: self.keyed.then(|| game_key(game)),
         })
@@ -313,6 +334,7 @@ pub fn run(
                 config: &profile.config,
                 shard: args.shard,
                 keyed,
+                text_for: (args.format == Format::Html).then_some(filter),
             };
             let unread = for_each_source(
                 &sources[range.clone()],
@@ -338,6 +360,9 @@ pub fn run(
                                 totals.games += 1;
                                 totals.plies += report.stats.plies;
                                 writer.game(report.key);
+                                if let Some(text) = &report.text {
+                                    writer.game_text(text);
+                                }
                                 let key = report.key.unwrap_or_default();
                                 for f in &report.findings {
                                     if !filter.keeps(f.code) {

@@ -9,6 +9,7 @@ mod check;
 mod config;
 mod convert;
 mod drive;
+mod html;
 mod input;
 mod json;
 mod output;

@@ -1,6 +1,7 @@
-//! Writing findings: human, JSON Lines, GitHub workflow commands, SARIF 2.1.0.
+//! Writing findings: human, JSON Lines, GitHub workflow commands, SARIF 2.1.0, HTML.
 
 use crate::baseline::fingerprint;
+use crate::html::{self, GameText};
 use crate::json::{self, JsonFinding, Sarif, SarifResult, Summary};
 use planilla_validator::{Finding, Severity};
 use std::io::{self, Write};
@@ -16,6 +17,8 @@ pub enum Format {
     Github,
     /// One SARIF 2.1.0 log for code-scanning upload.
     Sarif,
+    /// One self-contained HTML page: boards, the games' text, filters.
+    Html,
 }
 
 /// `--color`: whether the human format is coloured.
@@ -111,6 +114,8 @@ pub struct Writer<W: Write> {
     buf: String,
     /// One finding in a JSON format, reused.
     json: Vec<u8>,
+    /// The HTML report's state.
+    html: html::Report,
 }
 
 impl<W: Write> Writer<W> {
@@ -124,6 +129,7 @@ impl<W: Write> Writer<W> {
             color: false,
             buf: String::with_capacity(1 << 16),
             json: Vec::with_capacity(1 << 12),
+            html: html::Report::default(),
         }
     }
 
@@ -139,13 +145,25 @@ impl<W: Write> Writer<W> {
         self.game_key = key;
     }
 
-    /// Starts the report: SARIF's log up to its results.
+    /// Starts the report: SARIF's log up to its results, the HTML page up to its data.
     pub fn begin(&mut self) -> io::Result<()> {
-        if self.format == Format::Sarif {
-            let (head, _) = Sarif::log(&[]).split()?;
-            self.out.write_all(&head)?;
+        match self.format {
+            Format::Sarif => {
+                let (head, _) = Sarif::log(&[]).split()?;
+                self.out.write_all(&head)?;
+            }
+            Format::Html => self.html.begin(&mut self.out)?,
+            _ => {}
         }
         Ok(())
+    }
+
+    /// Hands over the text of the game whose findings come next, for the formats that
+    /// show it (HTML).
+    pub fn game_text(&mut self, text: &GameText) {
+        if self.format == Format::Html {
+            self.html.game_text(text);
+        }
     }
 
     /// Writes one finding about `file`.
@@ -209,6 +227,7 @@ impl<W: Write> Writer<W> {
                 )?;
                 return self.out.write_all(&self.json);
             }
+            Format::Html => return self.html.finding(&mut self.out, file, f),
         }
         self.out.write_all(self.buf.as_bytes())
     }
@@ -235,6 +254,7 @@ impl<W: Write> Writer<W> {
                 let (_, tail) = Sarif::log(failures).split()?;
                 self.out.write_all(&tail)?;
             }
+            Format::Html => self.html.end(&mut self.out, totals, failures)?,
         }
         self.out.flush()
     }
