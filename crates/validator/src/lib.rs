@@ -30,8 +30,9 @@ mod replay;
 mod rules;
 mod tags;
 
-pub use checker::{Checker, Config, GameStats, PlayedMove};
+pub use checker::{Checker, Config, GameStats, MainLineEnd, PlayedMove};
 pub use finding::{Code, Finding, Severity, UnknownCode};
+pub use replay::result_meaning;
 pub use rules::{Rules, UnknownRules};
 
 use planilla_parser::Game;
