@@ -7,6 +7,7 @@
 mod check;
 mod convert;
 mod drive;
+mod fix;
 mod input;
 mod json;
 mod output;
@@ -31,6 +32,9 @@ enum Command {
     Check(check::CheckArgs),
     /// Rewrite move notation in another language (Spanish to English by default).
     Convert(convert::ConvertArgs),
+    /// Write the games made whole (canonical moves, consistent results) and set apart
+    /// those that cannot be; report every change.
+    Fix(fix::FixArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
     Perft(perft::PerftArgs),
 }
@@ -52,6 +56,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => check::run(args),
         Command::Convert(args) => convert::run(args),
+        Command::Fix(args) => fix::run(args),
         Command::Perft(args) => perft::run(args),
     };
     match result {

@@ -1,6 +1,7 @@
 //! Writing findings: human, JSON Lines, GitHub workflow commands, SARIF 2.1.0.
 
-use crate::json::{self, JsonFinding, Sarif, SarifResult, Summary};
+use crate::json::{self, JsonChange, JsonFinding, Sarif, SarifResult, Summary};
+use planilla_converter::Change;
 use planilla_validator::{Finding, Severity};
 use std::io::{self, Write};
 
@@ -32,6 +33,17 @@ pub struct Totals {
     pub warnings: u64,
     /// Notes reported.
     pub notes: u64,
+    /// `fix`'s counts, for its summary.
+    pub fix: Option<FixTotals>,
+}
+
+/// What `fix` counts beside the findings.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FixTotals {
+    /// Changes made.
+    pub changes: u64,
+    /// Games rejected (or written unchanged, without `--rejects`).
+    pub rejected: u64,
 }
 
 impl Totals {
@@ -97,15 +109,7 @@ impl<W: Write> Writer<W> {
                     "{file}:{}:{}: {severity}[{}] ",
                     f.line, f.column, f.code
                 ));
-                // A control character from the input (an ESC in a tag value) is shown
-                // escaped, never sent to the terminal.
-                for c in plain_text(f).chars() {
-                    if c.is_control() {
-                        b.extend(c.escape_debug());
-                    } else {
-                        b.push(c);
-                    }
-                }
+                push_escaped(b, &plain_text(f));
                 b.push('\n');
             }
             Format::Jsonl => {
@@ -145,6 +149,44 @@ impl<W: Write> Writer<W> {
         self.out.write_all(self.buf.as_bytes())
     }
 
+    /// Writes one change `fix` made in `file`: in the human format a line of its own;
+    /// in JSON Lines a `"type":"fix"` object; in the formats made for findings, a finding
+    /// of the change's code that tells it.
+    pub fn change(&mut self, file: &str, c: &Change) -> io::Result<()> {
+        let told = change_text(c);
+        match self.format {
+            Format::Human => {
+                let b = &mut self.buf;
+                b.clear();
+                b.push_str(&format!("{file}:{}:{}: fix[{}] ", c.line, c.column, c.code));
+                push_escaped(b, &told);
+                b.push('\n');
+                self.out.write_all(self.buf.as_bytes())
+            }
+            Format::Jsonl => {
+                self.json.clear();
+                json::write(&mut self.json, &JsonChange::new(file, c))?;
+                self.json.push(b'\n');
+                self.out.write_all(&self.json)
+            }
+            Format::Github | Format::Sarif => {
+                let finding = Finding {
+                    code: c.code,
+                    game: c.game,
+                    ply: c.ply,
+                    line: c.line,
+                    column: c.column,
+                    numbered_move: None,
+                    san: None,
+                    message: told,
+                    fen: None,
+                    variation: Vec::new(),
+                };
+                self.finding(file, &finding)
+            }
+        }
+    }
+
     /// Closes the report; `failures` name the inputs that could not be read.
     pub fn end(&mut self, totals: &Totals, failures: &[String]) -> io::Result<()> {
         match self.format {
@@ -177,9 +219,10 @@ impl<W: Write> Writer<W> {
     }
 }
 
-/// The closing count: `2 files, 10 games, 100 plies: 8 errors, 0 warnings, 8 notes`.
+/// The closing count: `2 files, 10 games, 100 plies: 8 errors, 0 warnings, 8 notes`,
+/// and after `fix`'s run `; 5 changes, 1 game rejected`.
 fn summary_sentence(totals: &Totals) -> String {
-    format!(
+    let mut sentence = format!(
         "{}, {}, {}: {}, {}, {}",
         plural(totals.files, "file"),
         plural(totals.games, "game"),
@@ -187,7 +230,41 @@ fn summary_sentence(totals: &Totals) -> String {
         plural(totals.errors, "error"),
         plural(totals.warnings, "warning"),
         plural(totals.notes, "note")
-    )
+    );
+    if let Some(fix) = totals.fix {
+        sentence.push_str(&format!(
+            "; {}, {} rejected",
+            plural(fix.changes, "change"),
+            plural(fix.rejected, "game")
+        ));
+    }
+    sentence
+}
+
+/// Appends `text` with every control character from the input (an ESC in a tag value)
+/// shown escaped, never sent to the terminal.
+fn push_escaped(b: &mut String, text: &str) {
+    for c in text.chars() {
+        if c.is_control() {
+            b.extend(c.escape_debug());
+        } else {
+            b.push(c);
+        }
+    }
+}
+
+/// A change as one sentence: `game 3, ply 12: 'Nge2' -> 'Ne2'`.
+fn change_text(c: &Change) -> String {
+    let mut text = format!("game {}", c.game);
+    if let Some(ply) = c.ply {
+        text.push_str(&format!(", ply {ply}"));
+    }
+    if c.after.is_empty() {
+        text.push_str(&format!(": '{}' removed", c.before));
+    } else {
+        text.push_str(&format!(": '{}' -> '{}'", c.before, c.after));
+    }
+    text
 }
 
 /// A finding as one sentence without its place in the file (for formats that carry it
