@@ -159,7 +159,13 @@ impl<W: Write> Writer<W> {
                 let b = &mut self.buf;
                 b.clear();
                 b.push_str(&format!("{file}:{}:{}: fix[{}] ", c.line, c.column, c.code));
-                push_escaped(b, &told);
+                let mut text = format!("game {}", c.game);
+                if let Some(ply) = c.ply {
+                    text.push_str(&format!(", ply {ply}"));
+                }
+                text.push_str(": ");
+                text.push_str(&told);
+                push_escaped(b, &text);
                 b.push('\n');
                 self.out.write_all(self.buf.as_bytes())
             }
@@ -178,7 +184,7 @@ impl<W: Write> Writer<W> {
                     column: c.column,
                     numbered_move: None,
                     san: None,
-                    message: told,
+                    message: format!("fixed: {told}"),
                     fen: None,
                     variation: Vec::new(),
                 };
@@ -253,18 +259,13 @@ fn push_escaped(b: &mut String, text: &str) {
     }
 }
 
-/// A change as one sentence: `game 3, ply 12: 'Nge2' -> 'Ne2'`.
+/// What a change did: `'Nge2' -> 'Ne2'`, or `'4. Ke4 Kd5' removed`.
 fn change_text(c: &Change) -> String {
-    let mut text = format!("game {}", c.game);
-    if let Some(ply) = c.ply {
-        text.push_str(&format!(", ply {ply}"));
-    }
     if c.after.is_empty() {
-        text.push_str(&format!(": '{}' removed", c.before));
+        format!("'{}' removed", c.before)
     } else {
-        text.push_str(&format!(": '{}' -> '{}'", c.before, c.after));
+        format!("'{}' -> '{}'", c.before, c.after)
     }
-    text
 }
 
 /// A finding as one sentence without its place in the file (for formats that carry it
