@@ -7,6 +7,7 @@
 //! report goes where the games do not: on standard error when the games go to standard
 //! output, else on standard output.
 
+use crate::convert::{broken_pipe, output_error};
 use crate::drive::{Event, Plan, for_each_source};
 use crate::input::{
     Compression, InputArgs, LangChoice, Source, collect_sources, progress_bar, show_games,
@@ -273,11 +274,7 @@ pub fn run(args: FixArgs) -> anyhow::Result<ExitCode> {
         // Staged files are dropped here: their temporary files go, the destinations
         // stay as they were.
         drop((output, rejects));
-        let broken_pipe = e
-            .chain()
-            .filter_map(|c| c.downcast_ref::<io::Error>())
-            .any(|e| e.kind() == io::ErrorKind::BrokenPipe);
-        if broken_pipe {
+        if broken_pipe(&e) {
             return Ok(ExitCode::SUCCESS);
         }
         return Err(e);
@@ -301,11 +298,6 @@ pub fn run(args: FixArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// The output failed: the run ends.
-fn output_error(e: io::Error) -> anyhow::Error {
-    anyhow::Error::new(e).context("cannot write the output")
 }
 
 /// The report failed: the run ends.

@@ -267,23 +267,42 @@ impl Plan {
                 &text,
             );
         }
-        // The signal's placements are no moves: removed, with the space before them.
+        // The signal's placements are no moves: each is removed with its move number, its
+        // glyphs and the space before it; comments between them stay.
         if let (Some(&first), Some((ply, _))) = (signal_at, end.signal) {
-            let start = with_number(tokens, first);
-            let last = main.moves.last().copied().unwrap_or(first);
-            let from = if start > 0 {
-                tokens[start - 1].end
-            } else {
-                tokens[start].start
-            };
-            let removed = game.decode(tokens[start].start as usize..tokens[last].end as usize);
-            let at = tokens[start].start;
-            plan.report(game, Code::DgtResultSignal, Some(ply), at, &removed, "");
-            plan.edits.push(Edit {
-                start: from,
-                end: tokens[last].end,
-                text: String::new(),
-            });
+            let placements = main.moves.iter().filter(|&&m| m >= first);
+            let mut removed = Vec::new();
+            for &m in placements {
+                let start = with_number(tokens, m);
+                let mut last = m;
+                while tokens
+                    .get(last + 1)
+                    .is_some_and(|t| matches!(t.kind, TokenKind::Glyph | TokenKind::Nag))
+                    && main.marker != Some(last + 1)
+                {
+                    last += 1;
+                }
+                let from = if start > 0 {
+                    tokens[start - 1].end
+                } else {
+                    tokens[start].start
+                };
+                removed.push(game.decode(tokens[start].start as usize..tokens[last].end as usize));
+                plan.edits.push(Edit {
+                    start: from,
+                    end: tokens[last].end,
+                    text: String::new(),
+                });
+            }
+            let at = tokens[with_number(tokens, first)].start;
+            plan.report(
+                game,
+                Code::DgtResultSignal,
+                Some(ply),
+                at,
+                &removed.join(" "),
+                "",
+            );
         }
         if let Some(marker) = main.marker {
             plan.result_marker(game, tokens[marker], result);
@@ -346,10 +365,9 @@ impl Plan {
             return;
         };
         let written = game.decode(tag.value_span());
-        if written == result || (!is_pgn(result) && result_meaning(&written) == Some(result)) {
+        let Some(code) = rewrite_code(&written, result, code) else {
             return;
-        }
-        let code = self.code_for(&written, result, code);
+        };
         let token = game.tokens()[tag.token as usize];
         let value = tag.value_span();
         let text = format!(
@@ -363,21 +381,10 @@ impl Plan {
     /// Makes the result after the moves say `result`.
     fn result_marker(&mut self, game: &Game, token: Token, (result, code): (&'static str, Code)) {
         let written = game.decode(token.span());
-        if written == result || (!is_pgn(result) && result_meaning(&written) == Some(result)) {
+        let Some(code) = rewrite_code(&written, result, code) else {
             return;
-        }
-        let code = self.code_for(&written, result, code);
+        };
         self.change(game, code, None, token.start..token.end, result);
-    }
-
-    /// The code of a result rewritten from `written` to `result`: a form PGN does not
-    /// define, when it meant that result already.
-    fn code_for(&self, written: &str, result: &str, code: Code) -> Code {
-        if result_meaning(written) == Some(result) {
-            Code::NonStandardResult
-        } else {
-            code
-        }
     }
 
     /// The draw-offer mark `(=)`, which the rewrite writes as the comment `{(=)}`.
@@ -479,6 +486,21 @@ impl Plan {
     }
 }
 
+/// The code of rewriting the result `written` as `result` (`code` when it meant another
+/// one, `non-standard-result` when it meant that one in a form PGN does not define), or
+/// `None` when it stays: it is `result` already, or means a result no PGN result says,
+/// which is kept as written.
+fn rewrite_code(written: &str, result: &str, code: Code) -> Option<Code> {
+    let meaning = result_meaning(written);
+    if written == result || (!is_pgn(result) && meaning == Some(result)) {
+        None
+    } else if meaning == Some(result) {
+        Some(Code::NonStandardResult)
+    } else {
+        Some(code)
+    }
+}
+
 /// The token index where the move at `index` starts with its move number, if one is
 /// written right before it.
 fn with_number(tokens: &[Token], index: usize) -> usize {
@@ -486,5 +508,81 @@ fn with_number(tokens: &[Token], index: usize) -> usize {
         index - 1
     } else {
         index
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use planilla_parser::Encoding;
+
+    /// `pgn` fixed with the default options: its text (`None` when rejected) and the
+    /// codes of its changes.
+    fn fix(pgn: &str) -> (Option<String>, Vec<Code>) {
+        let game = Game::from_bytes(pgn.as_bytes(), Encoding::Auto);
+        let fixed = Fixer::new(FixOptions::default()).fix(&game);
+        let codes = fixed.changes.iter().map(|c| c.code).collect();
+        let text = fixed
+            .rejected
+            .is_none()
+            .then(|| String::from_utf8(fixed.bytes).unwrap());
+        (text, codes)
+    }
+
+    /// The paths the golden files do not take, each with what it gives.
+    #[test]
+    fn edges_of_the_rewrite() {
+        use Code::*;
+        let cases: [(&str, Option<&str>, &[Code]); 6] = [
+            // A game that ended before its first move (a FEN set up as stalemate): every
+            // move goes into the comment.
+            (
+                "[FEN \"k7/2Q5/1K6/8/8/8/8/8 b - - 0 1\"]\n\n1... Ka8 2. Qc8# 1-0\n",
+                Some(
+                    "[FEN \"k7/2Q5/1K6/8/8/8/8/8 b - - 0 1\"]\n\n{after the game's end: 1... Ka8 2. Qc8#} 1/2-1/2\n",
+                ),
+                &[MoveAfterGameEnd, ResultMismatch],
+            ),
+            // A signal that starts with Black's placement, a comment between: removed
+            // with it, the result set from it; no Result tag is added.
+            (
+                "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. Ke2 Kd5 {signal} 5. Ke4 *\n",
+                Some("1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. Ke2 {signal} 1-0\n"),
+                &[DgtResultSignal, DgtResultSignal],
+            ),
+            // A result written in a scoresheet form, no tag.
+            (
+                "1. e4 e5 0.5-0.5\n",
+                Some("1. e4 e5 1/2-1/2\n"),
+                &[NonStandardResult],
+            ),
+            // `*` with a decided tag: the movetext follows the tag.
+            (
+                "[Result \"0-1\"]\n\n1. e4 *\n",
+                Some("[Result \"0-1\"]\n\n1. e4 0-1\n"),
+                &[ResultMismatch],
+            ),
+            // Nothing to do: the text is the input's.
+            ("1. e4 e5 2. Nf3 *\n", Some("1. e4 e5 2. Nf3 *\n"), &[]),
+            // A null move in the game is no move: rejected.
+            ("1. e4 -- 2. d4 *\n", None, &[]),
+        ];
+        for (pgn, text, codes) in cases {
+            let (got, got_codes) = fix(pgn);
+            assert_eq!(got.as_deref(), text, "{pgn}");
+            assert_eq!(got_codes, codes, "{pgn}");
+        }
+    }
+
+    /// A game planilla failed on is rejected, its bytes kept, with an `internal-error`
+    /// finding naming it.
+    #[test]
+    fn a_failed_game_is_rejected_as_it_came() {
+        let game = Game::from_bytes(&b"[Event \"Caf\xe9\"]\n\n1. e4 *\n"[..], Encoding::Auto);
+        let fixed = Fixed::failed(&game, "boom");
+        assert_eq!(fixed.rejected.as_deref(), Some(game.bytes()));
+        assert_eq!(fixed.bytes, "[Event \"Café\"]\n\n1. e4 *\n".as_bytes());
+        assert_eq!(fixed.reported[0].code, Code::InternalError);
+        assert!(fixed.reported[0].message.contains("boom"));
     }
 }
