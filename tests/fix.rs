@@ -261,3 +261,29 @@ fn output_is_replaced_atomically() {
         std::fs::read(expected).unwrap()
     );
 }
+
+/// `--in-place` with `--rejects`: the rejected games leave their file for the rejects
+/// file, byte for byte, and none is lost.
+#[test]
+fn in_place_sends_rejects_apart() {
+    let dir = Dir::new("in-place-rejects");
+    let original = std::fs::read(root().join("corpora/fix/rejects.pgn")).unwrap();
+    let file = dir.create("games.pgn", &original);
+    let rejects = dir.path().join("rejects.out");
+    let out = planilla(&[
+        "fix",
+        "--in-place",
+        "--rejects",
+        rejects.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let kept = std::fs::read(&file).unwrap();
+    let rejected = std::fs::read(&rejects).unwrap();
+    assert_eq!(games(&kept), 2);
+    assert_eq!(
+        rejected,
+        std::fs::read(root().join("corpora/fix/expected/rejects.rejects.pgn")).unwrap()
+    );
+    assert_eq!(games(&original), games(&kept) + games(&rejected));
+}

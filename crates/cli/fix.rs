@@ -3,7 +3,8 @@
 //!
 //! The fixed games go to standard output, to `-o FILE`, or back into each input file
 //! (`--in-place`); every file written is staged beside its destination and renamed over
-//! it only when the run (for `--in-place`, the reading of that file) succeeded. The
+//! it at the end, only when the run succeeded (for `--in-place`, when that file was read
+//! whole), the rejects first, so that a game taken out of a file is never lost. The
 //! report goes where the games do not: on standard error when the games go to standard
 //! output, else on standard output.
 
@@ -104,14 +105,11 @@ impl Sink {
         })
     }
 
-    /// Flushes and renames the file into place.
-    fn commit(mut self) -> anyhow::Result<()> {
+    /// Flushes and closes the file, leaving it staged (`None` for standard output).
+    fn finish(mut self) -> anyhow::Result<Option<Staged>> {
         self.out.flush().map_err(output_error)?;
         drop(self.out);
-        match self.staged {
-            Some(staged) => staged.commit(),
-            None => Ok(()),
-        }
+        Ok(self.staged)
     }
 }
 
@@ -173,6 +171,8 @@ pub fn run(args: FixArgs) -> anyhow::Result<ExitCode> {
         ..Totals::default()
     };
     let mut failures: Vec<String> = inputs.problems.clone();
+    // The files rewritten in place, staged until the rejects taken out of them are safe.
+    let mut rewritten: Vec<Staged> = Vec::new();
 
     let result: anyhow::Result<()> = (|| {
         // What ends the whole run (an output error), kept apart from a read error,
@@ -254,7 +254,8 @@ pub fn run(args: FixArgs) -> anyhow::Result<ExitCode> {
                             if source_failed {
                                 drop(sink);
                             } else {
-                                sink.commit().map_err(|e| stop(&mut failure, e))?;
+                                let staged = sink.finish().map_err(|e| stop(&mut failure, e))?;
+                                rewritten.extend(staged);
                             }
                         }
                     }
@@ -273,23 +274,30 @@ pub fn run(args: FixArgs) -> anyhow::Result<ExitCode> {
     if let Err(e) = result {
         // Staged files are dropped here: their temporary files go, the destinations
         // stay as they were.
-        drop((output, rejects));
+        drop((output, rejects, rewritten));
         if broken_pipe(&e) {
             return Ok(ExitCode::SUCCESS);
         }
         return Err(e);
     }
-    // Output that misses an input never replaces a destination.
+    report.end(&totals, &failures).map_err(report_error)?;
+    // Output that misses an input never replaces a destination (each file rewritten in
+    // place was read whole).
     if input_failed && (args.output.is_some() || args.rejects.is_some()) && !args.in_place {
         eprintln!(
             "planilla: not written, an input could not be read (existing files are left as they were)"
         );
         return Ok(ExitCode::from(2));
     }
-    for sink in [output, rejects].into_iter().flatten() {
-        sink.commit()?;
+    // The rejects first: a file rewritten in place no longer holds its rejected games.
+    for sink in [rejects, output].into_iter().flatten() {
+        if let Some(staged) = sink.finish()? {
+            staged.commit()?;
+        }
     }
-    report.end(&totals, &failures).map_err(report_error)?;
+    for staged in rewritten {
+        staged.commit()?;
+    }
     let rejected = totals.fix.is_some_and(|f| f.rejected > 0);
     Ok(if input_failed {
         ExitCode::from(2)
