@@ -227,15 +227,23 @@ pub fn run(args: FixArgs) -> anyhow::Result<ExitCode> {
                                 }
                             };
                             written.map_err(|e| stop(&mut failure, output_error(e)))?;
+                            for f in &fixed.reported {
+                                totals.count(f.severity());
+                            }
+                            // The bar is cleared and drawn again around a game's report,
+                            // and only when it has one; the report is flushed inside, as
+                            // it may share standard error with the bar.
+                            if fixed.reported.is_empty() && fixed.changes.is_empty() {
+                                continue;
+                            }
                             let reported = bar.suspend(|| -> io::Result<()> {
                                 for f in &fixed.reported {
-                                    totals.count(f.severity());
                                     report.finding(&name, f)?;
                                 }
                                 for c in &fixed.changes {
                                     report.change(&name, c)?;
                                 }
-                                Ok(())
+                                report.flush()
                             });
                             reported.map_err(|e| stop(&mut failure, report_error(e)))?;
                         }
