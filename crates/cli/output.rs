@@ -259,10 +259,12 @@ fn push_escaped(b: &mut String, text: &str) {
     }
 }
 
-/// What a change did: `'Nge2' -> 'Ne2'`, or `'4. Ke4 Kd5' removed`.
+/// What a change did: `'Nge2' -> 'Ne2'`, `'4. Ke4 Kd5' removed` or `'*' added`.
 fn change_text(c: &Change) -> String {
     if c.after.is_empty() {
         format!("'{}' removed", c.before)
+    } else if c.before.is_empty() {
+        format!("'{}' added", c.after)
     } else {
         format!("'{}' -> '{}'", c.before, c.after)
     }

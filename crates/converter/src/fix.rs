@@ -107,10 +107,13 @@ impl Fixer {
         let plies = replay.stats.plies;
         // Moves that did not replay, a FEN that does not stand, a text that is not PGN:
         // no rewrite of the result or the notation makes those whole.
+        // A missing result alone is the one syntax error a rewrite mends: the result is
+        // written after the moves.
+        let unterminated = only_missing_result(game, &replay);
         let broken: Vec<Finding> = replay
             .findings
             .iter()
-            .filter(|f| stops_replay(f.code) || f.code == Code::SyntaxError)
+            .filter(|f| stops_replay(f.code) || (f.code == Code::SyntaxError && !unterminated))
             .cloned()
             .collect();
         if !broken.is_empty() || game.skipped_bytes() > 0 {
@@ -160,6 +163,21 @@ fn reject(game: &Game, why: Vec<Finding>, plies: u64) -> Fixed {
         reported: why,
         plies,
     }
+}
+
+/// Whether the game's one syntax error is that its moves end without a result: the
+/// parser reports that right after the last token, and nothing else is malformed.
+fn only_missing_result(game: &Game, replay: &Replay) -> bool {
+    let syntax = |f: &&Finding| f.code == Code::SyntaxError;
+    let Some(last) = game.tokens().last() else {
+        return false;
+    };
+    let mut parsed = game
+        .findings()
+        .iter()
+        .filter(|f| f.kind == planilla_parser::FindingKind::Syntax);
+    let at_end = parsed.next().is_some_and(|f| f.span.start == last.end);
+    at_end && parsed.next().is_none() && replay.findings.iter().filter(syntax).count() == 1
 }
 
 /// Whether `result` is one PGN defines.
@@ -304,8 +322,16 @@ impl Plan {
                 "",
             );
         }
-        if let Some(marker) = main.marker {
-            plan.result_marker(game, tokens[marker], result);
+        match main.marker {
+            Some(marker) => plan.result_marker(game, tokens[marker], result),
+            None if plan.add_marker(game, result) => {}
+            None => {
+                let why = replay
+                    .findings
+                    .iter()
+                    .filter(|f| f.code == Code::SyntaxError);
+                return Err(why.cloned().collect());
+            }
         }
         plan.draw_offers(game);
         plan.moves(game, replay, lang, to);
@@ -353,6 +379,32 @@ impl Plan {
         };
         self.kept_non_standard = !is_pgn(result);
         Ok((result, Code::ResultMismatch))
+    }
+
+    /// Writes `result` after the last token of a game whose moves end without one (the
+    /// only syntax error it has, or it was rejected), before the line ends after it.
+    /// Returns false, writing nothing, for a result no PGN result says (the game is then
+    /// rejected).
+    fn add_marker(&mut self, game: &Game, (result, _): (&'static str, Code)) -> bool {
+        let Some(last) = game.tokens().last() else {
+            return true;
+        };
+        if !is_pgn(result) {
+            return false;
+        }
+        let end = game.bytes().len() as u32;
+        let rest = game.decode(last.end as usize..end as usize);
+        // At the end of the input, a line end closes the game: the next input's first
+        // game would otherwise start on its line.
+        let close = if rest.is_empty() { "\n" } else { "" };
+        let text = format!(" {result}{rest}{close}");
+        self.report(game, Code::SyntaxError, None, last.end, "", result);
+        self.edits.push(Edit {
+            start: last.end,
+            end,
+            text,
+        });
+        true
     }
 
     /// Makes the Result tag say `result` (a tag that is missing stays missing).
@@ -533,7 +585,7 @@ mod tests {
     #[test]
     fn edges_of_the_rewrite() {
         use Code::*;
-        let cases: [(&str, Option<&str>, &[Code]); 6] = [
+        let cases: [(&str, Option<&str>, &[Code]); 8] = [
             // A game that ended before its first move (a FEN set up as stalemate): every
             // move goes into the comment.
             (
@@ -564,6 +616,11 @@ mod tests {
             ),
             // Nothing to do: the text is the input's.
             ("1. e4 e5 2. Nf3 *\n", Some("1. e4 e5 2. Nf3 *\n"), &[]),
+            // Moves that end without a result, at the end of the input: the result
+            // and a line end are written after them.
+            ("1. e4 e5", Some("1. e4 e5 *\n"), &[SyntaxError]),
+            // Another syntax error besides: rejected.
+            ("1. e4 ) e5\n", None, &[]),
             // A null move in the game is no move: rejected.
             ("1. e4 -- 2. d4 *\n", None, &[]),
         ];

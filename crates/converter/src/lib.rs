@@ -253,6 +253,10 @@ pub(crate) fn rewrite(game: &Game, replay: Replay, options: &Options, edits: &[E
             _ => text.push_str(&decoded()),
         }
     }
+    // An edit that starts after the game's last byte adds text at its end.
+    for edit in edits.filter(|e| e.start as usize >= bytes.len()) {
+        text.push_str(&edit.text);
+    }
     // A game whose movetext was skipped (over a reader limit) keeps only its tag
     // section, without the blank line that closed it: without one, the next game's
     // tags would join this game's when the output is read again.
