@@ -336,6 +336,12 @@ impl Plan {
         plan.draw_offers(game);
         plan.moves(game, replay, lang, to);
         plan.edits.sort_by_key(|e| e.start);
+        // Two edits of one text would write it twice or lose it: a bug, never a guess.
+        if plan.edits.windows(2).any(|w| w[0].end > w[1].start) {
+            let message = "planilla could not plan the changes of this game (two of them \
+                           overlap): it is kept as it came; please report it";
+            return Err(vec![internal_error(game, message.to_string())]);
+        }
         Ok(plan)
     }
 
