@@ -10,7 +10,7 @@ use clap::Args;
 use planilla_converter::{Conversion, Converter, Options, Outcome, OutputEncoding};
 use planilla_core::san::Lang;
 use planilla_parser::Game;
-use planilla_validator::Rules;
+use planilla_validator::RulesChoice;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -66,7 +66,7 @@ pub fn run(args: ConvertArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
     let options = Options {
         from: args.from.0,
         to: args.to,
-        rules: Rules::default(),
+        rules: RulesChoice::default(),
     };
     let pool = crate::thread_pool(args.input.threads)?;
     let inputs = collect_sources(&args.input);
@@ -170,11 +170,7 @@ pub fn run(args: ConvertArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
         // A staged output is dropped here: its temporary file goes, the
         // destination stays as it was.
         drop(staged);
-        let broken_pipe = e
-            .chain()
-            .filter_map(|c| c.downcast_ref::<io::Error>())
-            .any(|e| e.kind() == io::ErrorKind::BrokenPipe);
-        if broken_pipe {
+        if broken_pipe(&e) {
             // `planilla convert big.pgn | head`: the reader went away.
             return Ok(ExitCode::SUCCESS);
         }
@@ -203,8 +199,16 @@ pub fn run(args: ConvertArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
 }
 
 /// The output failed: the run ends.
-fn output_error(e: io::Error) -> anyhow::Error {
+pub fn output_error(e: io::Error) -> anyhow::Error {
     anyhow::Error::new(e).context("cannot write the output")
+}
+
+/// Whether the run ended because the reader of standard output went away
+/// (`planilla convert big.pgn | head`): a quiet end, status 0.
+pub fn broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain()
+        .filter_map(|c| c.downcast_ref::<io::Error>())
+        .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
 }
 
 /// Games written, and those not converted in full.

@@ -2,6 +2,7 @@
 //! the SARIF 2.1.0 log. Fields are written in the order they are declared.
 
 use crate::output::Totals;
+use planilla_converter::Change;
 use planilla_validator::{Code, Finding, Severity};
 use serde::Serialize;
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
@@ -80,7 +81,35 @@ impl<'a> JsonFinding<'a> {
     }
 }
 
-/// The last line of JSON Lines: the totals.
+/// One change `fix` made, as a line of JSON Lines.
+#[derive(Serialize)]
+pub struct JsonChange<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    file: &'a str,
+    game: u64,
+    ply: Option<u32>,
+    code: &'static str,
+    before: &'a str,
+    after: &'a str,
+}
+
+impl<'a> JsonChange<'a> {
+    /// The change `c` in `file`.
+    pub fn new(file: &'a str, c: &'a Change) -> JsonChange<'a> {
+        JsonChange {
+            kind: "fix",
+            file,
+            game: c.game,
+            ply: c.ply,
+            code: c.code.as_str(),
+            before: &c.before,
+            after: &c.after,
+        }
+    }
+}
+
+/// The last line of JSON Lines: the totals (with `fix`'s counts after `check`'s).
 #[derive(Serialize)]
 pub struct Summary {
     #[serde(rename = "type")]
@@ -93,6 +122,10 @@ pub struct Summary {
     notes: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     baselined: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rejected: Option<u64>,
 }
 
 impl Summary {
@@ -107,6 +140,8 @@ impl Summary {
             warnings: totals.warnings,
             notes: totals.notes,
             baselined: totals.baselined,
+            changes: totals.fix.map(|f| f.changes),
+            rejected: totals.fix.map(|f| f.rejected),
         }
     }
 }
@@ -430,6 +465,7 @@ mod tests {
             warnings: 5,
             notes: 18446744073709551615,
             baselined: None,
+            fix: None,
         };
         assert_eq!(
             json(&Summary::new(&totals)),

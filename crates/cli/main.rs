@@ -9,6 +9,7 @@ mod check;
 mod config;
 mod convert;
 mod drive;
+mod fix;
 mod html;
 mod input;
 mod json;
@@ -39,6 +40,9 @@ enum Command {
     Check(check::CheckArgs),
     /// Rewrite move notation in another language (Spanish to English by default).
     Convert(convert::ConvertArgs),
+    /// Write the games made whole (canonical moves, consistent results) and set apart
+    /// those that cannot be; report every change.
+    Fix(fix::FixArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
     Perft(perft::PerftArgs),
     /// Print a completion script for a shell (bash, zsh, fish, powershell, elvish).
@@ -77,6 +81,7 @@ fn main() -> ExitCode {
             check::run(args, given, cli.color)
         }
         Command::Convert(args) => convert::run(args, cli.color),
+        Command::Fix(args) => fix::run(args, cli.color),
         Command::Perft(args) => perft::run(args),
         Command::Completions { shell } => {
             let mut command = Cli::command();

@@ -2,7 +2,8 @@
 
 use crate::baseline::fingerprint;
 use crate::html::{self, GameText};
-use crate::json::{self, JsonFinding, Sarif, SarifResult, Summary};
+use crate::json::{self, JsonChange, JsonFinding, Sarif, SarifResult, Summary};
+use planilla_converter::Change;
 use planilla_validator::{Finding, Severity};
 use std::io::{self, Write};
 
@@ -79,6 +80,17 @@ pub struct Totals {
     pub notes: u64,
     /// Findings a baseline absorbed (`None`: no baseline was given).
     pub baselined: Option<u64>,
+    /// `fix`'s counts, for its summary.
+    pub fix: Option<FixTotals>,
+}
+
+/// What `fix` counts beside the findings.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FixTotals {
+    /// Changes made.
+    pub changes: u64,
+    /// Games rejected (or written unchanged, without `--rejects`).
+    pub rejected: u64,
 }
 
 impl Totals {
@@ -181,6 +193,7 @@ impl<W: Write> Writer<W> {
                     f.code
                 ));
                 push_escaped(b, &plain_text(f));
+                b.push('\n');
             }
             Format::Human => {
                 b.push_str(&format!(
@@ -188,6 +201,7 @@ impl<W: Write> Writer<W> {
                     f.line, f.column, f.code
                 ));
                 push_escaped(b, &plain_text(f));
+                b.push('\n');
             }
 
             Format::Jsonl => {
@@ -232,6 +246,50 @@ impl<W: Write> Writer<W> {
         self.out.write_all(self.buf.as_bytes())
     }
 
+    /// Writes one change `fix` made in `file`: in the human format a line of its own;
+    /// in JSON Lines a `"type":"fix"` object; in the formats made for findings, a finding
+    /// of the change's code that tells it.
+    pub fn change(&mut self, file: &str, c: &Change) -> io::Result<()> {
+        let told = change_text(c);
+        match self.format {
+            Format::Human => {
+                let b = &mut self.buf;
+                b.clear();
+                b.push_str(&format!("{file}:{}:{}: fix[{}] ", c.line, c.column, c.code));
+                let mut text = format!("game {}", c.game);
+                if let Some(ply) = c.ply {
+                    text.push_str(&format!(", ply {ply}"));
+                }
+                text.push_str(": ");
+                text.push_str(&told);
+                push_escaped(b, &text);
+                b.push('\n');
+                self.out.write_all(self.buf.as_bytes())
+            }
+            Format::Jsonl => {
+                self.json.clear();
+                json::write(&mut self.json, &JsonChange::new(file, c))?;
+                self.json.push(b'\n');
+                self.out.write_all(&self.json)
+            }
+            Format::Github | Format::Sarif | Format::Html => {
+                let finding = Finding {
+                    code: c.code,
+                    game: c.game,
+                    ply: c.ply,
+                    line: c.line,
+                    column: c.column,
+                    numbered_move: None,
+                    san: None,
+                    message: format!("fixed: {told}"),
+                    fen: None,
+                    variation: Vec::new(),
+                };
+                self.finding(file, &finding)
+            }
+        }
+    }
+
     /// Closes the report; `failures` name the inputs that could not be read.
     pub fn end(&mut self, totals: &Totals, failures: &[String]) -> io::Result<()> {
         match self.format {
@@ -265,7 +323,8 @@ impl<W: Write> Writer<W> {
     }
 }
 
-/// The closing count: `2 files, 10 games, 100 plies: 8 errors, 0 warnings, 8 notes`.
+/// The closing count: `2 files, 10 games, 100 plies: 8 errors, 0 warnings, 8 notes`,
+/// and after `fix`'s run `; 5 changes, 1 game rejected`.
 fn summary_sentence(totals: &Totals) -> String {
     let mut sentence = format!(
         "{}, {}, {}: {}, {}, {}",
@@ -279,11 +338,18 @@ fn summary_sentence(totals: &Totals) -> String {
     if let Some(n) = totals.baselined {
         sentence.push_str(&format!(" ({n} baselined)"));
     }
+    if let Some(fix) = totals.fix {
+        sentence.push_str(&format!(
+            "; {}, {} rejected",
+            plural(fix.changes, "change"),
+            plural(fix.rejected, "game")
+        ));
+    }
     sentence
 }
 
-/// Appends `text` and a line end to `b`, a control character from the input (an ESC in
-/// a tag value) shown escaped, never sent to the terminal.
+/// Appends `text` with every control character from the input (an ESC in a tag value)
+/// shown escaped, never sent to the terminal.
 fn push_escaped(b: &mut String, text: &str) {
     for c in text.chars() {
         if c.is_control() {
@@ -292,7 +358,17 @@ fn push_escaped(b: &mut String, text: &str) {
             b.push(c);
         }
     }
-    b.push('\n');
+}
+
+/// What a change did: `'Nge2' -> 'Ne2'`, `'4. Ke4 Kd5' removed` or `'*' added`.
+fn change_text(c: &Change) -> String {
+    if c.after.is_empty() {
+        format!("'{}' removed", c.before)
+    } else if c.before.is_empty() {
+        format!("'{}' added", c.after)
+    } else {
+        format!("'{}' -> '{}'", c.before, c.after)
+    }
 }
 
 /// A finding as one sentence without its place in the file (for formats that carry it

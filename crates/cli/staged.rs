@@ -15,12 +15,13 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
-/// The temporary file of the run, if any. The signal thread and
-/// [`Staged::commit`] both take this lock, so a signal either removes the
-/// temporary file before the rename or finds the rename done.
-static PENDING: Mutex<Option<PathBuf>> = Mutex::new(None);
+/// The temporary files of the run (`fix` writes its output and its rejects at
+/// once). The signal thread and [`Staged::commit`] both take this lock, so a
+/// signal either removes a temporary file before its rename or finds the
+/// rename done.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-fn pending() -> std::sync::MutexGuard<'static, Option<PathBuf>> {
+fn pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     PENDING.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -53,7 +54,7 @@ impl Staged {
         let mut pending = pending();
         let file =
             File::create(&temp).with_context(|| format!("cannot create {}", temp.display()))?;
-        *pending = Some(temp.clone());
+        pending.push(temp.clone());
         drop(pending);
         Ok((
             Staged {
@@ -79,7 +80,7 @@ impl Staged {
                 self.dest.display()
             )
         })?;
-        *pending = None;
+        pending.retain(|p| *p != self.temp);
         self.done = true;
         Ok(())
     }
@@ -98,7 +99,7 @@ impl Drop for Staged {
         }
         let mut pending = pending();
         let _ = std::fs::remove_file(&self.temp);
-        *pending = None;
+        pending.retain(|p| *p != self.temp);
     }
 }
 
@@ -119,7 +120,7 @@ fn remove_on_signals() -> std::io::Result<()> {
             if let Some(signal) = signals.forever().next() {
                 // Held until the process ends: no commit can follow.
                 let pending = pending();
-                if let Some(temp) = pending.as_ref() {
+                for temp in pending.iter() {
                     let _ = std::fs::remove_file(temp);
                 }
                 // Die by the signal, as the default action would (a shell

@@ -28,15 +28,17 @@
 
 #![warn(missing_docs)]
 
+mod fix;
 mod outcome;
 
+pub use fix::{Change, FixOptions, Fixed, Fixer};
 pub use outcome::{Conversion, Outcome};
 
 use planilla_core::Role;
 use planilla_core::detect::by_letters;
 use planilla_core::san::{Lang, San, SanKind};
 use planilla_parser::{Game, Token, TokenKind};
-use planilla_validator::{Checker, Code, Config, Finding, PlayedMove, Rules};
+use planilla_validator::{Checker, Code, Config, Finding, GameStats, PlayedMove, RulesChoice};
 use std::fmt;
 
 /// What to convert to, and how to read the input.
@@ -47,7 +49,7 @@ pub struct Options {
     /// The target language.
     pub to: Lang,
     /// The draw rules (they only affect the findings reported).
-    pub rules: Rules,
+    pub rules: RulesChoice,
 }
 
 impl Default for Options {
@@ -55,7 +57,7 @@ impl Default for Options {
         Options {
             from: None,
             to: Lang::En,
-            rules: Rules::default(),
+            rules: RulesChoice::default(),
         }
     }
 }
@@ -103,7 +105,7 @@ impl Converter {
         Converter {
             options,
             checker: Checker::new(Config {
-                rules: options.rules.into(),
+                rules: options.rules,
                 lang: options.from,
             }),
         }
@@ -115,11 +117,53 @@ impl Converter {
     }
 }
 
+/// What the replay of one game gave, for a rewrite of it.
+pub(crate) struct Replay {
+    /// The replay's findings.
+    pub(crate) findings: Vec<Finding>,
+    /// The moves that replayed, in text order.
+    pub(crate) played: Vec<PlayedMove>,
+    /// The replay's counts and what it read.
+    pub(crate) stats: GameStats,
+}
+
+impl Replay {
+    /// Replays `game` with `checker`, recording its moves.
+    pub(crate) fn of(checker: &mut Checker, game: &Game) -> Replay {
+        let mut findings = Vec::new();
+        let mut played = Vec::new();
+        let stats = checker.check_recording(game, &mut findings, &mut played);
+        Replay {
+            findings,
+            played,
+            stats,
+        }
+    }
+}
+
+/// A part of a game's text written otherwise: the tokens that start in `start..end`
+/// (byte offsets in the game, on token boundaries) are replaced by `text`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Edit {
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+    pub(crate) text: String,
+}
+
 /// Converts one game, replayed by `checker` (built from `options`).
 fn convert_game(checker: &mut Checker, game: &Game, options: &Options) -> Converted {
-    let mut findings = Vec::new();
-    let mut played: Vec<PlayedMove> = Vec::new();
-    let stats = checker.check_recording(game, &mut findings, &mut played);
+    let replay = Replay::of(checker, game);
+    rewrite(game, replay, options, &[])
+}
+
+/// Writes `game` with its replayed moves in the canonical SAN of `options.to` and the
+/// `edits` (sorted, not overlapping) applied; everything else passes through.
+pub(crate) fn rewrite(game: &Game, replay: Replay, options: &Options, edits: &[Edit]) -> Converted {
+    let Replay {
+        findings,
+        played,
+        stats,
+    } = replay;
     // A game that was not replayed (an invalid FEN, an unsupported variant) is
     // translated letter by letter, in the language its letters name.
     let from = stats
@@ -146,7 +190,18 @@ fn convert_game(checker: &mut Checker, game: &Game, options: &Options) -> Conver
     let is_break = |token: &Token| {
         token.kind == TokenKind::Whitespace && game.token_bytes(token).contains(&b'\n')
     };
+    let mut edits = edits.iter().peekable();
     for token in game.all_tokens() {
+        while edits.peek().is_some_and(|e| e.end <= token.start) {
+            edits.next();
+        }
+        if let Some(edit) = edits.peek().filter(|e| e.start <= token.start) {
+            if edit.start == token.start {
+                origins.push((text.len(), token.start));
+                text.push_str(&edit.text);
+            }
+            continue;
+        }
         if token.end <= skip_to {
             if is_break(&token) {
                 origins.push((text.len(), token.start));
@@ -197,6 +252,10 @@ fn convert_game(checker: &mut Checker, game: &Game, options: &Options) -> Conver
             }
             _ => text.push_str(&decoded()),
         }
+    }
+    // An edit that starts after the game's last byte adds text at its end.
+    for edit in edits.filter(|e| e.start as usize >= bytes.len()) {
+        text.push_str(&edit.text);
     }
     // A game whose movetext was skipped (over a reader limit) keeps only its tag
     // section, without the blank line that closed it: without one, the next game's

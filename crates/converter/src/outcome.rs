@@ -110,7 +110,7 @@ impl Converter {
 /// The game's text as it is, decoded token by token with the game's encoding rule
 /// (UTF-8 input is copied) and encoded like a converted game, so a character the output
 /// encoding cannot hold is still an error with its place.
-fn unchanged(game: &Game, encoding: OutputEncoding) -> Result<Vec<u8>, Unencodable> {
+pub(crate) fn unchanged(game: &Game, encoding: OutputEncoding) -> Result<Vec<u8>, Unencodable> {
     let mut text = Converted {
         game: game.index(),
         ..Converted::default()

@@ -67,7 +67,11 @@ fn convert_all(
     rules: Rules,
     what: &str,
 ) -> (String, bool) {
-    let mut converter = Converter::new(Options { from, to, rules });
+    let mut converter = Converter::new(Options {
+        from,
+        to,
+        rules: rules.into(),
+    });
     let mut text = String::new();
     let mut complete = true;
     for game in games {

@@ -29,6 +29,21 @@ pub struct GameStats {
     /// Whether two languages replay the main line legally with different moves: the
     /// game was read in the first of them, and a `notation-language` finding says so.
     pub lang_ambiguous: bool,
+    /// How the main line ended, for tools that rewrite its result (`fix`).
+    pub main_end: MainLineEnd,
+}
+
+/// How the main line ended where the record itself decides the result: on the board,
+/// or by an electronic board's result signal after its moves. Each is the ply and the
+/// result it means, as PGN writes it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MainLineEnd {
+    /// The end on the board (mate, stalemate, a dead position, an automatic draw under
+    /// the rules in force) and the ply of the move that reached it (0: the starting
+    /// position), when the main line was replayed up to it.
+    pub board: Option<(u32, &'static str)>,
+    /// A DGT result signal ending the moves: the ply of its first placement.
+    pub signal: Option<(u32, &'static str)>,
 }
 
 /// A written move that replayed, for tools that rewrite it (the converter): its
@@ -37,6 +52,8 @@ pub struct GameStats {
 pub struct PlayedMove {
     /// Byte span of the move in the game, an en-passant mark after it included.
     pub span: (u32, u32),
+    /// 1-based half-move index of the move along its line.
+    pub ply: u32,
     /// The move's canonical SAN with its check or mate mark; `None` for a null move.
     pub san: Option<San>,
 }
@@ -145,6 +162,7 @@ impl Checker {
             played,
             letters: Letters::default(),
             lang_ambiguous: false,
+            main_end: MainLineEnd::default(),
             verdict: &mut self.verdict,
             buffers: &mut self.buffers,
             failure: None,
@@ -160,6 +178,7 @@ impl Checker {
             plies: checker.plies,
             lang: replayed.then_some(checker.lang),
             lang_ambiguous: checker.lang_ambiguous,
+            main_end: checker.main_end,
         };
         (stats, repair)
     }
@@ -182,6 +201,8 @@ pub(crate) struct GameChecker<'g> {
     pub(crate) letters: Letters,
     /// Two languages read the game legally (see [`GameStats::lang_ambiguous`]).
     pub(crate) lang_ambiguous: bool,
+    /// How the main line ended (see [`GameStats::main_end`]).
+    pub(crate) main_end: MainLineEnd,
     /// The checker's last verdict of the letters: the first guess of the language.
     pub(crate) verdict: &'g mut LastVerdict,
     /// The checker's lists, for the replay to reuse.

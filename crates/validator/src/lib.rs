@@ -32,9 +32,10 @@ mod replay;
 mod rules;
 mod tags;
 
-pub use checker::{Checker, Config, GameStats, PlayedMove};
+pub use checker::{Checker, Config, GameStats, MainLineEnd, PlayedMove};
 pub use finding::{Code, Finding, Severity, UnknownCode};
 pub use repair::{Candidate, Edit, Repair, RepairOutcome};
+pub use replay::result_meaning;
 pub use rules::{Rules, RulesChoice, UnknownRules};
 
 use planilla_parser::Game;

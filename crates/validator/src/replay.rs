@@ -17,6 +17,8 @@ mod repetition;
 mod result;
 mod scoresheet;
 
+pub use scoresheet::result_meaning;
+
 pub(crate) use language::Letters;
 
 use crate::checker::{GameChecker, PlayedMove};
@@ -641,7 +643,7 @@ impl GameChecker<'_> {
             let message =
                 "a null move (the side passes) in analysis: not a move of chess".to_string();
             self.push_at(Code::NonStandardSan, &site(), message);
-            self.record(token.start, text.len(), before, None);
+            self.record(token.start, text.len(), ply, before, None);
             line.pos = passed;
             line.ply = ply;
             // The history restarts after a pass, so a variation replacing it
@@ -673,7 +675,7 @@ impl GameChecker<'_> {
             _ if after.is_check() => Some(Suffix::Check),
             _ => None,
         };
-        self.record(token.start, text.len(), before, Some((&m, deserved)));
+        self.record(token.start, text.len(), ply, before, Some((&m, deserved)));
         let notation = san.notation(before, &m, deserved);
         if !notation.is_canonical() {
             self.notation_findings(&san, &notation, &m, &site());
@@ -727,6 +729,7 @@ impl GameChecker<'_> {
         &mut self,
         start: u32,
         len: usize,
+        ply: u32,
         before: &Position,
         mv: Option<(&Move, Option<Suffix>)>,
     ) {
@@ -734,6 +737,7 @@ impl GameChecker<'_> {
             let san = mv.map(|(m, suffix)| San::from_move(before, m).with_suffix(suffix));
             played.push(PlayedMove {
                 span: (start, start + len as u32),
+                ply,
                 san,
             });
         }

@@ -135,17 +135,18 @@ impl GameChecker<'_> {
         }
 
         if let Some(signal) = signal {
+            self.main_end.signal = Some((signal.ply, signal.result));
             self.compare_with_signal(signal, marker, tag);
         }
 
         self.report_missed_claims(result, last_ply, claims);
 
-        let finished = result.is_some_and(|r| r != "*");
-        if main.skipped || !finished {
-            return;
-        }
         let replayed_to_end = matches!(main.state, State::Live) || main.end_reported;
-        if !replayed_to_end {
+        if !main.skipped && replayed_to_end {
+            self.main_end.board = main.end.as_ref().map(|e| (e.ply, result_of(e.end)));
+        }
+        let finished = result.is_some_and(|r| r != "*");
+        if main.skipped || !finished || !replayed_to_end {
             return;
         }
         let Some(result) = result else { return };

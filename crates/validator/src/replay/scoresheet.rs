@@ -79,6 +79,19 @@ pub(super) fn read_result(text: &str) -> Option<Reading> {
     })
 }
 
+/// What a written result means, as PGN writes it (`½-½` is `1/2-1/2`, `+/-` is `1-0`),
+/// or for the outcomes PGN has no result for, one fixed form of them (`0-0`, `1/2-0`,
+/// `0-1/2`, `+/+`); `None` for text that is no result (`1-1`, `draw`, `?`).
+///
+/// ```
+/// assert_eq!(planilla_validator::result_meaning("½-½"), Some("1/2-1/2"));
+/// assert_eq!(planilla_validator::result_meaning("-/-"), Some("0-0"));
+/// assert_eq!(planilla_validator::result_meaning("draw"), None);
+/// ```
+pub fn result_meaning(text: &str) -> Option<&'static str> {
+    read_result(text).map(|r| r.result)
+}
+
 /// The index of the game's last token when it is a scoresheet result the tokenizer read
 /// as something else: the evaluation glyphs `+/-` and `-/+`, or `0-0` (castling with
 /// zeros, unless the replay finds it no legal move there). In the middle of the moves

@@ -1,0 +1,289 @@
+//! End-to-end tests of `planilla fix`: the real binary on the inputs in `corpora/fix/`
+//! (and the DGT signals of `corpora/check/`), compared with the fixed games, the
+//! rejects and the reports in `corpora/fix/expected/` (`PLANILLA_BLESS=1` rewrites them
+//! after a deliberate change: read the diff).
+
+mod util;
+
+use std::path::{Path, PathBuf};
+use util::{Dir, planilla, planilla_stdin, root};
+
+fn golden(expected: &str, actual: &[u8]) {
+    util::golden("fix", expected, actual);
+}
+
+/// What one run of `fix -o OUT --rejects REJ` gave.
+#[derive(Debug, PartialEq, Eq)]
+struct Run {
+    status: Option<i32>,
+    fixed: Vec<u8>,
+    rejects: Vec<u8>,
+    report: Vec<u8>,
+    stderr: Vec<u8>,
+}
+
+/// Fixes `input` into files of `dir` with one thread and with two, and with `--format`
+/// `format`; both runs must give the same files, report and status.
+fn fix_into(dir: &Dir, input: &str, format: &str, extra: &[&str]) -> Run {
+    let mut runs = Vec::new();
+    for j in ["-j1", "-j2"] {
+        let out = dir.path().join(format!("out{j}.pgn"));
+        let rejects = dir.path().join(format!("rejects{j}.pgn"));
+        let mut args = vec!["fix", j, "--format", format, "-o"];
+        args.push(out.to_str().unwrap());
+        args.extend(["--rejects", rejects.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        args.push(input);
+        let done = planilla(&args);
+        runs.push(Run {
+            status: done.status.code(),
+            fixed: std::fs::read(&out).unwrap_or_default(),
+            rejects: std::fs::read(&rejects).unwrap_or_default(),
+            report: done.stdout,
+            stderr: done.stderr,
+        });
+    }
+    let second = runs.pop().unwrap();
+    let first = runs.pop().unwrap();
+    assert_eq!(first, second, "-j1 and -j2 differ for {input}");
+    first
+}
+
+/// The number of games in a PGN text (each of these inputs has an Event tag).
+fn games(text: &[u8]) -> usize {
+    text.windows(8).filter(|w| w == b"[Event \"").count()
+}
+
+/// Fixes `input` (a path from the repository's root) and compares everything with the
+/// goldens named after `name`; returns the run.
+fn check_golden(input: &str, name: &str, extra: &[&str]) -> Run {
+    let dir = Dir::new(&format!("golden-{name}"));
+    let run = fix_into(&dir, input, "jsonl", extra);
+    golden(&format!("{name}.pgn"), &run.fixed);
+    golden(&format!("{name}.rejects.pgn"), &run.rejects);
+    golden(&format!("{name}.jsonl"), &run.report);
+    let human = fix_into(&dir, input, "human", extra);
+    golden(&format!("{name}.txt"), &human.report);
+    assert_eq!(
+        (human.fixed, human.rejects),
+        (run.fixed.clone(), run.rejects.clone())
+    );
+    let original = std::fs::read(root().join(input)).unwrap();
+    assert_eq!(
+        games(&original),
+        games(&run.fixed) + games(&run.rejects),
+        "{input}: games in = games out + rejects"
+    );
+    let expected_status = if run.rejects.is_empty() { 0 } else { 1 };
+    assert_eq!(
+        run.status,
+        Some(expected_status),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_idempotent(&dir, &run.fixed);
+    run
+}
+
+/// Fixing a fixed text changes nothing: no change reported, the same text, status 0.
+fn assert_idempotent(dir: &Dir, fixed: &[u8]) {
+    let path = dir.create("fixed-once.pgn", fixed);
+    let again = planilla(&["fix", "--format", "jsonl", path.to_str().unwrap()]);
+    let report = String::from_utf8_lossy(&again.stderr);
+    assert!(!report.contains("\"type\":\"fix\""), "{report}");
+    assert!(report.contains("\"changes\":0,\"rejected\":0"), "{report}");
+    assert_eq!(again.stdout, fixed);
+    assert_eq!(again.status.code(), Some(0));
+}
+
+#[test]
+fn moves_become_canonical() {
+    check_golden("corpora/fix/moves.pgn", "moves", &[]);
+}
+
+#[test]
+fn results_follow_the_position_and_the_movetext() {
+    check_golden("corpora/fix/results.pgn", "results", &[]);
+}
+
+/// Under the 2005 Laws no draw is automatic: the fivefold repetition the 2023 Laws end
+/// the game with changes nothing.
+#[test]
+fn automatic_draws_only_under_the_rules_that_have_them() {
+    let dir = Dir::new("rules");
+    let run = fix_into(
+        &dir,
+        "corpora/fix/results.pgn",
+        "jsonl",
+        &["--rules", "fide-2005"],
+    );
+    let report = String::from_utf8_lossy(&run.report);
+    assert!(!report.contains("\"game\":5,"), "{report}");
+    assert!(
+        report.contains("\"game\":3,"),
+        "stalemate still decides: {report}"
+    );
+}
+
+#[test]
+fn dgt_signals_are_removed_and_their_result_applied() {
+    check_golden("corpora/check/dgt-signal.pgn", "dgt-signal", &[]);
+}
+
+#[test]
+fn broken_games_are_rejects() {
+    let run = check_golden("corpora/fix/rejects.pgn", "rejects", &[]);
+    assert_eq!(games(&run.rejects), 3);
+}
+
+#[test]
+fn spanish_stays_spanish_unless_asked() {
+    check_golden("corpora/fix/spanish.pgn", "spanish", &[]);
+    check_golden("corpora/fix/spanish.pgn", "spanish.en", &["--to", "en"]);
+}
+
+/// A Latin-1 file: the fixed games are written in UTF-8, the rejected one byte for
+/// byte as it came.
+#[test]
+fn a_latin_1_reject_is_kept_byte_for_byte() {
+    let run = check_golden("corpora/fix/latin1.pgn", "latin1", &[]);
+    let original = std::fs::read(root().join("corpora/fix/latin1.pgn")).unwrap();
+    assert!(
+        run.rejects.contains(&0xf1),
+        "the reject keeps its Latin-1 ñ"
+    );
+    assert!(original.ends_with(&run.rejects));
+    assert!(String::from_utf8(run.fixed).unwrap().contains("Müller"));
+}
+
+/// Without `-o`, the games go to standard output and the report to standard error;
+/// standard input reads as a file does; a broken game is written unchanged.
+#[test]
+fn games_on_standard_output_report_on_standard_error() {
+    let input = std::fs::read(root().join("corpora/fix/rejects.pgn")).unwrap();
+    let from_file = planilla(&["fix", "corpora/fix/rejects.pgn"]);
+    let from_stdin = planilla_stdin(&["fix", "-"], &input);
+    assert_eq!(from_file.status.code(), Some(1));
+    assert_eq!(from_file.stdout, from_stdin.stdout);
+    assert_eq!(games(&from_file.stdout), games(&input));
+    assert_eq!(
+        String::from_utf8_lossy(&from_file.stderr).replace("corpora/fix/rejects.pgn", "<stdin>"),
+        String::from_utf8_lossy(&from_stdin.stderr)
+    );
+    golden("rejects.kept.pgn", &from_file.stdout);
+}
+
+/// `--in-place` rewrites each file with its own games, reports on standard output,
+/// and refuses standard input.
+#[test]
+fn in_place_rewrites_each_file() {
+    let dir = Dir::new("in-place");
+    let moves = dir.create(
+        "moves.pgn",
+        std::fs::read(root().join("corpora/fix/moves.pgn")).unwrap(),
+    );
+    let spanish = dir.create(
+        "spanish.pgn",
+        std::fs::read(root().join("corpora/fix/spanish.pgn")).unwrap(),
+    );
+    let out = planilla(&[
+        "fix",
+        "-j2",
+        "--in-place",
+        "--format",
+        "jsonl",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let expected =
+        |name: &str| std::fs::read(root().join("corpora/fix/expected").join(name)).unwrap();
+    assert_eq!(std::fs::read(&moves).unwrap(), expected("moves.pgn"));
+    assert_eq!(std::fs::read(&spanish).unwrap(), expected("spanish.pgn"));
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("\"changes\":"), "{report}");
+    assert_eq!(
+        only_pgn_files(dir.path()).len(),
+        2,
+        "no temporary file is left"
+    );
+
+    let refused = planilla_stdin(&["fix", "--in-place", "-"], b"1. e4 *\n");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .contains("--in-place cannot rewrite standard input")
+    );
+}
+
+fn only_pgn_files(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect()
+}
+
+/// `-o` replaces its file only when the run succeeded: an input that cannot be read
+/// leaves it as it was, and no temporary file behind.
+#[test]
+fn output_is_replaced_atomically() {
+    let dir = Dir::new("atomic");
+    let out = dir.create("out.pgn", "old\n");
+    let rejects = dir.create("rejects.pgn", "old rejects\n");
+    let missing = dir.path().join("missing.pgn");
+    let run = planilla(&[
+        "fix",
+        "-o",
+        out.to_str().unwrap(),
+        "--rejects",
+        rejects.to_str().unwrap(),
+        "corpora/fix/rejects.pgn",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(std::fs::read(&out).unwrap(), b"old\n");
+    assert_eq!(std::fs::read(&rejects).unwrap(), b"old rejects\n");
+    assert_eq!(
+        only_pgn_files(dir.path()).len(),
+        2,
+        "no temporary file is left"
+    );
+
+    let run = planilla(&["fix", "-o", out.to_str().unwrap(), "corpora/fix/moves.pgn"]);
+    assert_eq!(run.status.code(), Some(0));
+    let expected = root().join("corpora/fix/expected/moves.pgn");
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(expected).unwrap()
+    );
+}
+
+/// `--in-place` with `--rejects`: the rejected games leave their file for the rejects
+/// file, byte for byte, and none is lost.
+#[test]
+fn in_place_sends_rejects_apart() {
+    let dir = Dir::new("in-place-rejects");
+    let original = std::fs::read(root().join("corpora/fix/rejects.pgn")).unwrap();
+    let file = dir.create("games.pgn", &original);
+    let rejects = dir.path().join("rejects.out");
+    let out = planilla(&[
+        "fix",
+        "--in-place",
+        "--rejects",
+        rejects.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let kept = std::fs::read(&file).unwrap();
+    let rejected = std::fs::read(&rejects).unwrap();
+    assert_eq!(games(&kept), 2);
+    assert_eq!(
+        rejected,
+        std::fs::read(root().join("corpora/fix/expected/rejects.rejects.pgn")).unwrap()
+    );
+    assert_eq!(games(&original), games(&kept) + games(&rejected));
+}
