@@ -287,3 +287,109 @@ fn in_place_sends_rejects_apart() {
     );
     assert_eq!(games(&original), games(&kept) + games(&rejected));
 }
+
+/// `--repair`: each unique repair of the repair corpus applied (a `repaired-move` change
+/// first, then the game fixed as any other), the games with several readings or none
+/// rejected, the readings named; the repaired games check clean.
+#[test]
+fn repair_applies_only_a_unique_repair() {
+    let run = check_golden("corpora/check/repair.pgn", "repair", &["--repair"]);
+    let report = String::from_utf8(run.report).unwrap();
+    assert_eq!(report.matches("\"code\":\"repaired-move\"").count(), 19);
+    assert!(report.contains("2 readings of 'Bb6' replay the game to its end (Ba6, Bb5)"));
+    let dir = Dir::new("repair-checked");
+    let fixed = dir.create("fixed.pgn", &run.fixed);
+    let check = planilla(&[
+        "check",
+        "--no-config",
+        "--select",
+        "illegal-move,ambiguous-move,syntax-error",
+        fixed.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    // Without --repair every one of those games is a reject.
+    let plain = fix_into(
+        &Dir::new("repair-without"),
+        "corpora/check/repair.pgn",
+        "jsonl",
+        &[],
+    );
+    assert_eq!(games(&plain.rejects), 24);
+}
+
+/// The property of `fix --repair` through the binary: a game whose one move was damaged by
+/// one character comes out as the undamaged game fixes, or rejected; never another game.
+/// Random legal games in English and Spanish, each damaged at a random main-line move
+/// (every edit kind in turn); a trial counts when the damaged move is the game's first
+/// that fails (the search is about that move).
+#[test]
+fn repair_gives_back_the_game_or_rejects_it() {
+    use planilla_core::san::Lang;
+    use planilla_testkit::{Seeded, damage, random_game};
+    use planilla_validator::{Checker, Config, Edit};
+
+    let dir = Dir::new("repair-property");
+    let mut rng = Seeded::new(27);
+    let (mut tried, mut given_back) = (0, 0);
+    for n in 0..120 {
+        let lang = if n % 2 == 0 { Lang::En } else { Lang::Es };
+        let plies = 30 + rng.below(40);
+        let clean = random_game(&mut rng, plies, lang);
+        let words: Vec<&str> = clean.split(' ').collect();
+        let moves: Vec<usize> = (0..words.len())
+            .filter(|&i| {
+                let w = words[i];
+                // Not a move number, a tag, nor the result that ends the text.
+                !w.is_empty() && !w.contains(['.', '\n', '[', '"'])
+            })
+            .collect();
+        let at = moves[rng.below(moves.len())];
+        let edit = Edit::ALL[n % Edit::ALL.len()];
+        let Some(broken) = damage(words[at], lang, edit, &mut rng) else {
+            continue;
+        };
+        if broken.is_empty() || broken.contains(char::is_whitespace) {
+            continue;
+        }
+        let mut damaged_words = words.clone();
+        damaged_words[at] = &broken;
+        let damaged = damaged_words.join(" ");
+        // The damaged move must be the one the search is about.
+        let game = planilla_parser::Game::from_bytes(damaged.as_bytes(), Default::default());
+        let mut checker = Checker::new(Config::default());
+        let (_, repair) = checker.check_repairing(&game, &mut Vec::new(), &mut Vec::new());
+        let ply = moves.iter().position(|&m| m == at).unwrap() as u32 + 1;
+        if repair.is_none_or(|r| r.ply != ply) {
+            continue;
+        }
+        tried += 1;
+        let original = dir.create("original.pgn", &clean);
+        let damaged_path = dir.create("damaged.pgn", &damaged);
+        let want = planilla(&["fix", "-q", original.to_str().unwrap()]);
+        let got = planilla(&["fix", "-q", "--repair", damaged_path.to_str().unwrap()]);
+        match got.status.code() {
+            Some(0) => {
+                assert_eq!(
+                    String::from_utf8_lossy(&got.stdout),
+                    String::from_utf8_lossy(&want.stdout),
+                    "{damaged}"
+                );
+                given_back += 1;
+            }
+            Some(1) => assert_eq!(
+                got.stdout,
+                damaged.as_bytes(),
+                "a reject is written as it came"
+            ),
+            other => panic!("{other:?}: {}", String::from_utf8_lossy(&got.stderr)),
+        }
+    }
+    eprintln!("fix --repair property: {given_back} of {tried} damaged games given back");
+    assert!(tried >= 40, "{tried} trials");
+    assert!(given_back * 2 > tried, "{given_back} of {tried} given back");
+}

@@ -60,6 +60,11 @@ pub struct FixArgs {
     /// came, instead of writing them unchanged with the others.
     #[arg(long)]
     pub rejects: Option<PathBuf>,
+    /// Repair a game's first illegal or ambiguous move when exactly one reading within
+    /// one edit of it (a character replaced, deleted, inserted or swapped, a piece letter
+    /// of another language, a capture mark) lets the game replay to its end.
+    #[arg(long)]
+    pub repair: bool,
 }
 
 /// `fix`'s work on each game.
@@ -120,6 +125,7 @@ pub fn run(args: FixArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
         from: args.lang.0,
         to: args.to,
         rules: args.rules,
+        repair: args.repair,
     };
     let pool = crate::thread_pool(args.input.threads)?;
     let inputs = collect_sources(&args.input);

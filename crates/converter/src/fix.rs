@@ -24,7 +24,7 @@ use crate::{Edit, Options, OutputEncoding, Replay, rewrite, stops_replay};
 use planilla_core::san::Lang;
 use planilla_parser::{Game, Token, TokenKind};
 use planilla_validator::{
-    Checker, Code, Config, Finding, RulesChoice, internal_error, result_meaning,
+    Checker, Code, Config, Finding, RepairOutcome, RulesChoice, internal_error, result_meaning,
 };
 
 /// What `fix` writes, and how it reads.
@@ -36,6 +36,10 @@ pub struct FixOptions {
     pub to: Option<Lang>,
     /// The draw rules (which automatic draws end a game).
     pub rules: RulesChoice,
+    /// `--repair`: a game whose first bad move has exactly one reading within one edit
+    /// that lets the game replay to its end is fixed with that reading (a
+    /// `repaired-move` change) instead of being rejected.
+    pub repair: bool,
 }
 
 /// One change `fix` made to a game.
@@ -119,6 +123,9 @@ impl Fixer {
             .cloned()
             .collect();
         if !broken.is_empty() || game.skipped_bytes() > 0 {
+            if self.options.repair && game.skipped_bytes() == 0 {
+                return self.repair(game, replay, broken);
+            }
             return reject(game, broken, plies);
         }
         let lang = replay.stats.lang.or(self.options.from).unwrap_or(Lang::En);
@@ -152,6 +159,68 @@ impl Fixer {
             reported,
             plies,
         }
+    }
+}
+
+impl Fixer {
+    /// `--repair` of a game that does not replay (`broken`: why): the unique repair of
+    /// its first bad move applied and the game fixed as any other, with the repair
+    /// reported first; a reject when there is no unique repair (the readings named when
+    /// several replay the game), or when the repaired game still cannot be made whole.
+    #[cold]
+    fn repair(&mut self, game: &Game, replay: Replay, mut broken: Vec<Finding>) -> Fixed {
+        let plies = replay.stats.plies;
+        let Some(repair) = replay.repair else {
+            return reject(game, broken, plies);
+        };
+        let candidate = match &repair.outcome {
+            RepairOutcome::Unique(candidate) => candidate,
+            RepairOutcome::Ambiguous(candidates) => {
+                let readings: Vec<String> = candidates
+                    .iter()
+                    .map(|c| c.san.to_string_in(repair.lang))
+                    .collect();
+                let note = format!(
+                    "; --repair: {} readings of '{}' replay the game to its end ({}): not repaired",
+                    readings.len(),
+                    repair.written,
+                    readings.join(", ")
+                );
+                // The finding of the move searched, or the game's first.
+                let searched = broken.iter().position(|f| f.ply == Some(repair.ply));
+                if let Some(f) = broken.get_mut(searched.unwrap_or(0)) {
+                    f.message.push_str(&note);
+                }
+                return reject(game, broken, plies);
+            }
+            RepairOutcome::None => return reject(game, broken, plies),
+        };
+        let text = candidate.san.to_string_in(repair.lang);
+        let repaired = game.with_replaced(repair.span, text.as_bytes());
+        // The repaired game is read in the language the search read it in.
+        let options = FixOptions {
+            from: Some(repair.lang),
+            repair: false,
+            ..self.options
+        };
+        let mut fixed = Fixer::new(options).fix(&repaired);
+        if fixed.rejected.is_some() {
+            return reject(game, broken, plies);
+        }
+        let location = game.location(repair.span.0 as usize);
+        fixed.changes.insert(
+            0,
+            Change {
+                code: Code::RepairedMove,
+                game: game.index(),
+                ply: Some(repair.ply),
+                line: location.line,
+                column: location.column,
+                before: repair.written.clone(),
+                after: text,
+            },
+        );
+        fixed
     }
 }
 

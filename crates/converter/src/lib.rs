@@ -38,7 +38,9 @@ use planilla_core::Role;
 use planilla_core::detect::by_letters;
 use planilla_core::san::{Lang, San, SanKind};
 use planilla_parser::{Game, Token, TokenKind};
-use planilla_validator::{Checker, Code, Config, Finding, GameStats, PlayedMove, RulesChoice};
+use planilla_validator::{
+    Checker, Code, Config, Finding, GameStats, PlayedMove, Repair, RulesChoice,
+};
 use std::fmt;
 
 /// What to convert to, and how to read the input.
@@ -125,6 +127,8 @@ pub(crate) struct Replay {
     pub(crate) played: Vec<PlayedMove>,
     /// The replay's counts and what it read.
     pub(crate) stats: GameStats,
+    /// The repair search of the main line's first bad move, when one failed.
+    pub(crate) repair: Option<Repair>,
 }
 
 impl Replay {
@@ -132,11 +136,12 @@ impl Replay {
     pub(crate) fn of(checker: &mut Checker, game: &Game) -> Replay {
         let mut findings = Vec::new();
         let mut played = Vec::new();
-        let stats = checker.check_recording(game, &mut findings, &mut played);
+        let (stats, repair) = checker.check_repairing(game, &mut findings, &mut played);
         Replay {
             findings,
             played,
             stats,
+            repair,
         }
     }
 }
@@ -163,6 +168,7 @@ pub(crate) fn rewrite(game: &Game, replay: Replay, options: &Options, edits: &[E
         findings,
         played,
         stats,
+        ..
     } = replay;
     // A game that was not replayed (an invalid FEN, an unsupported variant) is
     // translated letter by letter, in the language its letters name.

@@ -118,6 +118,23 @@ impl Game {
         game
     }
 
+    /// This game with the bytes of `span` replaced by `text` and tokenized again, kept in
+    /// its place in the file (index, offset, first line, encoding rule): a repaired game
+    /// reports its findings where the original stands.
+    pub fn with_replaced(&self, span: (u32, u32), text: &[u8]) -> Game {
+        let (start, end) = (span.0 as usize, span.1 as usize);
+        let mut bytes = Vec::with_capacity(self.bytes.len() + text.len());
+        bytes.extend_from_slice(&self.bytes[..start]);
+        bytes.extend_from_slice(text);
+        bytes.extend_from_slice(&self.bytes[end..]);
+        let mut game = Game::from_bytes(bytes, self.encoding_choice);
+        game.index = self.index;
+        game.offset = self.offset;
+        game.first_line = self.first_line;
+        game.max_depth = self.max_depth;
+        game
+    }
+
     pub(crate) fn clear(&mut self) {
         self.bytes.clear();
         self.tokens.clear();

@@ -102,6 +102,10 @@ codes! {
     DgtResultSignal = "dgt-result-signal", Warning;
     /// `--rules by-date` could not tell the edition from the game's Date alone.
     RulesByDate = "rules-by-date", Note;
+    /// `fix --repair` read a move as the one reading within one edit of it that lets
+    /// the game replay to its end (a change `fix` reports; `check` names it in the
+    /// `illegal-move` message instead).
+    RepairedMove = "repaired-move", Warning;
 }
 
 impl fmt::Display for Code {
