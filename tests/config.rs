@@ -303,3 +303,38 @@ fn a_bad_file_names_its_line() {
         "--config and --no-config conflict"
     );
 }
+
+/// `fix` reads the same file: an override's edition decides which automatic draws end
+/// the 1980s games, and the report takes the file's format.
+#[test]
+fn fix_reads_the_file_too() {
+    let dir = archive("fix", CONFIG);
+    let games = dir.path().join("games");
+    let configured = planilla_in(&games, &["fix", "-q", "1980s/a.pgn"]);
+    let by_hand = planilla_in(
+        &games,
+        &[
+            "fix",
+            "-q",
+            "--no-config",
+            "--format",
+            "jsonl",
+            "--rules",
+            "fide-2005",
+            "1980s/a.pgn",
+        ],
+    );
+    let plain = planilla_in(&games, &["fix", "-q", "--no-config", "1980s/a.pgn"]);
+    assert_eq!(configured.stdout, by_hand.stdout);
+    assert_eq!(configured.stderr, by_hand.stderr);
+    assert_ne!(
+        configured.stdout, plain.stdout,
+        "fide-2023 would draw the fivefold games"
+    );
+    // Under the 2005 Laws nothing in them needs fixing; the report is JSON Lines.
+    assert!(
+        stderr(&configured).contains("\"changes\":0,\"rejected\":0"),
+        "{}",
+        stderr(&configured)
+    );
+}

@@ -1,14 +1,13 @@
 //! `planilla check`: validate games and report findings.
 
 use crate::baseline::{Baseline, Recorder, game_key};
-use crate::config::{ConfigArgs, Settings};
+use crate::config::{ConfigArgs, Given, Settings};
 use crate::drive::{Event, Plan, for_each_source};
 use crate::html::GameText;
 use crate::input::{InputArgs, LangChoice, Source, collect_sources, progress_bar, show_games};
 use crate::output::{ColorChoice, Format, Totals, Writer};
 use crate::pipeline::Job;
 use anyhow::Context;
-use clap::parser::ValueSource;
 use clap::{ArgMatches, Args};
 use planilla_parser::{Encoding, Game};
 use planilla_validator::{
@@ -231,24 +230,6 @@ struct Profile {
     encoding: Encoding,
     select: Vec<String>,
     ignore: Vec<String>,
-}
-
-/// Which options the command line gave (they win over the configuration file).
-struct Given<'a>(&'a ArgMatches);
-
-impl Given<'_> {
-    fn has(&self, id: &str) -> bool {
-        self.0.value_source(id) == Some(ValueSource::CommandLine)
-    }
-
-    /// The command line's value of option `id` when it gave one, else the file's when
-    /// it has one, else the command line's default.
-    fn pick<T>(&self, id: &str, command_line: T, file: Option<T>) -> T {
-        match file {
-            Some(value) if !self.has(id) => value,
-            _ => command_line,
-        }
-    }
 }
 
 impl Profile {

@@ -11,8 +11,9 @@ use crate::check::FailOn;
 use crate::input::{LangChoice, clean_absolute};
 use crate::output::Format;
 use anyhow::{Context, bail};
-use clap::Args;
 use clap::ValueEnum;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args};
 use globset::{GlobSet, GlobSetBuilder};
 use planilla_parser::Encoding;
 use planilla_validator::RulesChoice;
@@ -35,6 +36,25 @@ pub struct ConfigArgs {
     /// Read no planilla.toml.
     #[arg(long)]
     pub no_config: bool,
+}
+
+/// Which options the command line gave (they win over the configuration file).
+pub struct Given<'a>(pub &'a ArgMatches);
+
+impl Given<'_> {
+    /// Whether option `id` was given on the command line.
+    pub fn has(&self, id: &str) -> bool {
+        self.0.value_source(id) == Some(ValueSource::CommandLine)
+    }
+
+    /// The command line's value of option `id` when it gave one, else the file's when
+    /// it has one, else the command line's default.
+    pub fn pick<T>(&self, id: &str, command_line: T, file: Option<T>) -> T {
+        match file {
+            Some(value) if !self.has(id) => value,
+            _ => command_line,
+        }
+    }
 }
 
 /// The file as written: every key optional, unknown keys refused.

@@ -8,6 +8,7 @@
 //! report goes where the games do not: on standard error when the games go to standard
 //! output, else on standard output.
 
+use crate::config::{ConfigArgs, Given};
 use crate::convert::{broken_pipe, output_error};
 use crate::drive::{Event, Plan, for_each_source};
 use crate::input::{
@@ -17,10 +18,10 @@ use crate::output::{ColorChoice, FixTotals, Format, Totals, Writer};
 use crate::pipeline::Job;
 use crate::staged::Staged;
 use anyhow::bail;
-use clap::Args;
+use clap::{ArgMatches, Args};
 use planilla_converter::{FixOptions, Fixed, Fixer};
 use planilla_core::san::Lang;
-use planilla_parser::Game;
+use planilla_parser::{Encoding, Game};
 use planilla_validator::RulesChoice;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -65,6 +66,9 @@ pub struct FixArgs {
     /// of another language, a capture mark) lets the game replay to its end.
     #[arg(long)]
     pub repair: bool,
+    /// Where options come from besides the command line.
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 /// `fix`'s work on each game.
@@ -120,19 +124,43 @@ impl Sink {
 }
 
 /// Runs `planilla fix`: the exit status, or an error (status 2).
-pub fn run(args: FixArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
-    let options = FixOptions {
-        from: args.lang.0,
-        to: args.to,
-        rules: args.rules,
-        repair: args.repair,
-    };
+pub fn run(
+    mut args: FixArgs,
+    matches: &ArgMatches,
+    color: ColorChoice,
+) -> anyhow::Result<ExitCode> {
+    // planilla.toml: the options fix shares with check (command-line options win).
+    let file = crate::config::Config::load(&args.config)?;
+    let given = Given(matches);
+    args.format = given.pick("format", args.format, file.format);
+    args.input.threads = given.pick("threads", args.input.threads, file.threads);
+    args.input.quiet = given.pick("quiet", args.input.quiet, file.quiet);
     let pool = crate::thread_pool(args.input.threads)?;
     let inputs = collect_sources(&args.input);
     let mut input_failed = inputs.report();
     let sources = inputs.sources;
     if sources.is_empty() {
         bail!("nothing to fix");
+    }
+    // Runs of sources fixed alike (the file's overrides), in input order.
+    let mut groups: Vec<(FixOptions, Encoding, std::ops::Range<usize>)> = Vec::new();
+    for (i, source) in sources.iter().enumerate() {
+        let path = match source {
+            Source::File(path) => Some(path.as_path()),
+            Source::Stdin => None,
+        };
+        let settings = file.settings_for(path);
+        let options = FixOptions {
+            from: given.pick("lang", args.lang, settings.lang).0,
+            to: args.to,
+            rules: given.pick("rules", args.rules, settings.rules),
+            repair: args.repair,
+        };
+        let encoding = given.pick("encoding", args.input.encoding, settings.encoding);
+        match groups.last_mut() {
+            Some((o, e, range)) if (*o, *e) == (options, encoding) => range.end = i + 1,
+            _ => groups.push((options, encoding, i..i + 1)),
+        }
     }
     if args.in_place {
         for source in &sources {
@@ -191,94 +219,103 @@ pub fn run(args: FixArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
         let mut in_place: Option<Sink> = None;
         let mut source_failed = false;
         report.begin()?;
-        let job = FixJob { options };
-        let driven = for_each_source(
-            &sources,
-            &plans,
-            args.input.encoding,
-            &pool,
-            &bar,
-            &job,
-            |event: Event<'_, Fixed>| {
-                let stop = |failure: &mut Option<anyhow::Error>, e: anyhow::Error| {
-                    *failure = Some(e);
-                    io::Error::other("stopped")
-                };
-                match event {
-                    Event::Opened(source) => {
-                        name = source.display_name();
-                        totals.files += 1;
-                        source_failed = false;
-                        if let Source::File(path) = source
-                            && args.in_place
-                        {
-                            in_place =
-                                Some(Sink::open(Some(path)).map_err(|e| stop(&mut failure, e))?);
-                        }
+        let mut on = |event: Event<'_, Fixed>| {
+            let stop = |failure: &mut Option<anyhow::Error>, e: anyhow::Error| {
+                *failure = Some(e);
+                io::Error::other("stopped")
+            };
+            match event {
+                Event::Opened(source) => {
+                    name = source.display_name();
+                    totals.files += 1;
+                    source_failed = false;
+                    if let Source::File(path) = source
+                        && args.in_place
+                    {
+                        in_place = Some(Sink::open(Some(path)).map_err(|e| stop(&mut failure, e))?);
                     }
-                    Event::Results(batch) => {
-                        for fixed in batch {
-                            let fix = totals.fix.get_or_insert_default();
-                            totals.games += 1;
-                            totals.plies += fixed.plies;
-                            fix.changes += fixed.changes.len() as u64;
-                            let to_rejects = match (&fixed.rejected, rejects.as_mut()) {
-                                (Some(raw), Some(sink)) => Some((raw, sink)),
-                                _ => None,
-                            };
-                            fix.rejected += u64::from(fixed.rejected.is_some());
-                            let written = match to_rejects {
-                                Some((raw, sink)) => sink.out.write_all(raw),
-                                None => {
-                                    let sink = in_place.as_mut().or(output.as_mut());
-                                    sink.map_or(Ok(()), |s| s.out.write_all(&fixed.bytes))
-                                }
-                            };
-                            written.map_err(|e| stop(&mut failure, output_error(e)))?;
+                }
+                Event::Results(batch) => {
+                    for fixed in batch {
+                        let fix = totals.fix.get_or_insert_default();
+                        totals.games += 1;
+                        totals.plies += fixed.plies;
+                        fix.changes += fixed.changes.len() as u64;
+                        let to_rejects = match (&fixed.rejected, rejects.as_mut()) {
+                            (Some(raw), Some(sink)) => Some((raw, sink)),
+                            _ => None,
+                        };
+                        fix.rejected += u64::from(fixed.rejected.is_some());
+                        let written = match to_rejects {
+                            Some((raw, sink)) => sink.out.write_all(raw),
+                            None => {
+                                let sink = in_place.as_mut().or(output.as_mut());
+                                sink.map_or(Ok(()), |s| s.out.write_all(&fixed.bytes))
+                            }
+                        };
+                        written.map_err(|e| stop(&mut failure, output_error(e)))?;
+                        for f in &fixed.reported {
+                            totals.count(f.severity());
+                        }
+                        // The bar is cleared and drawn again around a game's report,
+                        // and only when it has one; the report is flushed inside, as
+                        // it may share standard error with the bar.
+                        if fixed.reported.is_empty() && fixed.changes.is_empty() {
+                            continue;
+                        }
+                        let reported = bar.suspend(|| -> io::Result<()> {
                             for f in &fixed.reported {
-                                totals.count(f.severity());
+                                report.finding(&name, f)?;
                             }
-                            // The bar is cleared and drawn again around a game's report,
-                            // and only when it has one; the report is flushed inside, as
-                            // it may share standard error with the bar.
-                            if fixed.reported.is_empty() && fixed.changes.is_empty() {
-                                continue;
+                            for c in &fixed.changes {
+                                report.change(&name, c)?;
                             }
-                            let reported = bar.suspend(|| -> io::Result<()> {
-                                for f in &fixed.reported {
-                                    report.finding(&name, f)?;
-                                }
-                                for c in &fixed.changes {
-                                    report.change(&name, c)?;
-                                }
-                                report.flush()
-                            });
-                            reported.map_err(|e| stop(&mut failure, report_error(e)))?;
-                        }
-                        show_games(&bar, totals.games);
+                            report.flush()
+                        });
+                        reported.map_err(|e| stop(&mut failure, report_error(e)))?;
                     }
-                    Event::Failed(message) => {
-                        source_failed = true;
-                        failures.push(message.to_string());
-                    }
-                    Event::Closed => {
-                        report
-                            .flush()
-                            .map_err(|e| stop(&mut failure, report_error(e)))?;
-                        if let Some(sink) = in_place.take() {
-                            // A file not read to its end is never replaced by part of it.
-                            if source_failed {
-                                drop(sink);
-                            } else {
-                                let staged = sink.finish().map_err(|e| stop(&mut failure, e))?;
-                                rewritten.extend(staged);
-                            }
+                    show_games(&bar, totals.games);
+                }
+                Event::Failed(message) => {
+                    source_failed = true;
+                    failures.push(message.to_string());
+                }
+                Event::Closed => {
+                    report
+                        .flush()
+                        .map_err(|e| stop(&mut failure, report_error(e)))?;
+                    if let Some(sink) = in_place.take() {
+                        // A file not read to its end is never replaced by part of it.
+                        if source_failed {
+                            drop(sink);
+                        } else {
+                            let staged = sink.finish().map_err(|e| stop(&mut failure, e))?;
+                            rewritten.extend(staged);
                         }
                     }
                 }
-                Ok(())
-            },
-        );
+            }
+            Ok(())
+        };
+        let mut driven: io::Result<bool> = Ok(false);
+        for (options, encoding, range) in &groups {
+            let job = FixJob { options: *options };
+            match for_each_source(
+                &sources[range.clone()],
+                &plans[range.clone()],
+                *encoding,
+                &pool,
+                &bar,
+                &job,
+                &mut on,
+            ) {
+                Ok(unread) => driven = driven.map(|any| any | unread),
+                Err(e) => {
+                    driven = Err(e);
+                    break;
+                }
+            }
+        }
         if let Some(e) = failure {
             return Err(e);
         }

@@ -81,7 +81,12 @@ fn main() -> ExitCode {
             check::run(args, given, cli.color)
         }
         Command::Convert(args) => convert::run(args, cli.color),
-        Command::Fix(args) => fix::run(args, cli.color),
+        Command::Fix(args) => {
+            let given = matches
+                .subcommand_matches("fix")
+                .expect("the fix subcommand");
+            fix::run(args, given, cli.color)
+        }
         Command::Perft(args) => perft::run(args),
         Command::Completions { shell } => {
             let mut command = Cli::command();
