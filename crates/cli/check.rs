@@ -257,9 +257,7 @@ pub fn run(
     let file = crate::config::Config::load(&args.config)?;
     let given = Given(matches);
     args.fail_on = given.pick("fail_on", args.fail_on, file.fail_on);
-    args.format = given.pick("format", args.format, file.format);
-    args.input.threads = given.pick("threads", args.input.threads, file.threads);
-    args.input.quiet = given.pick("quiet", args.input.quiet, file.quiet);
+    file.apply_run_options(&given, &mut args.format, &mut args.input);
     if !given.has("write_baseline") {
         args.baseline = given.pick("baseline", args.baseline, file.baseline.clone().map(Some));
     }

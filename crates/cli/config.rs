@@ -8,7 +8,7 @@
 //! a bad value gets the same message, with the file and line in front.
 
 use crate::check::FailOn;
-use crate::input::{LangChoice, clean_absolute};
+use crate::input::{InputArgs, LangChoice, clean_absolute};
 use crate::output::Format;
 use anyhow::{Context, bail};
 use clap::ValueEnum;
@@ -244,6 +244,14 @@ impl Config {
             dir,
             overrides,
         })
+    }
+
+    /// The options of a whole run the file sets (`format`, `threads`, `quiet`), put into
+    /// `format` and `input` where the command line gave none.
+    pub fn apply_run_options(&self, given: &Given<'_>, format: &mut Format, input: &mut InputArgs) {
+        *format = given.pick("format", *format, self.format);
+        input.threads = given.pick("threads", input.threads, self.threads);
+        input.quiet = given.pick("quiet", input.quiet, self.quiet);
     }
 
     /// The settings for the file at `path` (as given on the command line or found in a

@@ -132,9 +132,7 @@ pub fn run(
     // planilla.toml: the options fix shares with check (command-line options win).
     let file = crate::config::Config::load(&args.config)?;
     let given = Given(matches);
-    args.format = given.pick("format", args.format, file.format);
-    args.input.threads = given.pick("threads", args.input.threads, file.threads);
-    args.input.quiet = given.pick("quiet", args.input.quiet, file.quiet);
+    file.apply_run_options(&given, &mut args.format, &mut args.input);
     let pool = crate::thread_pool(args.input.threads)?;
     let inputs = collect_sources(&args.input);
     let mut input_failed = inputs.report();
