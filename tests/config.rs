@@ -18,6 +18,11 @@ fn stderr(out: &Output) -> String {
     String::from_utf8(out.stderr.clone()).unwrap()
 }
 
+/// Fails, showing `text`, unless it holds `part`.
+fn assert_contains(text: &str, part: &str) {
+    assert!(text.contains(part), "no {part:?} in:\n{text}");
+}
+
 /// The finding lines of a JSON Lines report (the summary left out).
 fn findings(out: &Output) -> Vec<String> {
     stdout(out)
@@ -154,11 +159,7 @@ fn the_command_line_wins() {
     assert_ne!(cli, old, "the override's edition would change the findings");
     // `--no-config`: human format, missing-tag reported.
     let none = planilla_in(&games, &["check", "-q", "--no-config", "recent/b.pgn"]);
-    assert!(
-        stdout(&none).contains("note[missing-tag]"),
-        "{}",
-        stdout(&none)
-    );
+    assert_contains(&stdout(&none), "note[missing-tag]");
     // `--config` from another directory: the globs are relative to the file's directory.
     let elsewhere = planilla_in(
         &util::root(),
@@ -282,11 +283,7 @@ fn a_bad_file_names_its_line() {
         ],
     );
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("no/such/planilla.toml: cannot read"),
-        "{}",
-        stderr(&out)
-    );
+    assert_contains(&stderr(&out), "no/such/planilla.toml: cannot read");
     let out = planilla_in(
         &util::root(),
         &[
@@ -332,9 +329,5 @@ fn fix_reads_the_file_too() {
         "fide-2023 would draw the fivefold games"
     );
     // Under the 2005 Laws nothing in them needs fixing; the report is JSON Lines.
-    assert!(
-        stderr(&configured).contains("\"changes\":0,\"rejected\":0"),
-        "{}",
-        stderr(&configured)
-    );
+    assert_contains(&stderr(&configured), "\"changes\":0,\"rejected\":0");
 }
