@@ -1,0 +1,125 @@
+"""Type stubs of the planilla package (its functions are written in Rust)."""
+
+import os
+from typing import Iterator, List, Optional, Sequence, TypedDict, Union
+
+Source = Union[bytes, str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]]
+"""PGN text (``bytes`` or ``str``), a path (``os.PathLike``), or a list of paths."""
+
+class Finding(TypedDict):
+    """A finding, with the fields of a ``planilla check --format jsonl`` line."""
+
+    type: str
+    file: str
+    game: int
+    ply: Optional[int]
+    line: int
+    column: int
+    severity: str
+    code: str
+    move: Optional[str]
+    message: str
+    fen: Optional[str]
+    variation: List[int]
+
+class Summary(TypedDict):
+    """The totals, with the fields of the summary line."""
+
+    type: str
+    files: int
+    games: int
+    plies: int
+    errors: int
+    warnings: int
+    notes: int
+
+class Change(TypedDict):
+    """A change ``fix`` made, with the fields of a ``planilla fix --format jsonl`` line."""
+
+    type: str
+    file: str
+    game: int
+    ply: Optional[int]
+    code: str
+    before: str
+    after: str
+
+class GameRecord(TypedDict):
+    """One game as ``games`` yields it."""
+
+    file: str
+    game: int
+    tags: dict[str, str]
+    fen: Optional[str]
+    san: List[str]
+    uci: List[str]
+    legal: bool
+    findings: List[Finding]
+
+class Report:
+    """What ``check`` found."""
+
+    @property
+    def findings(self) -> List[Finding]: ...
+    @property
+    def summary(self) -> Summary: ...
+
+class Fixed:
+    """What ``fix`` made of the text."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def changes(self) -> List[Change]: ...
+    @property
+    def findings(self) -> List[Finding]: ...
+    @property
+    def rejected(self) -> List[bytes]: ...
+
+class Games(Iterator[GameRecord]):
+    """The games of a source, read as they are needed."""
+
+    def __iter__(self) -> "Games": ...
+    def __next__(self) -> GameRecord: ...
+
+def check(
+    source: Source,
+    *,
+    rules: str = "fide-2023",
+    lang: str = "auto",
+    encoding: str = "auto",
+    select: Optional[Sequence[str]] = None,
+    ignore: Optional[Sequence[str]] = None,
+    threads: Optional[int] = None,
+) -> Report:
+    """Checks the games of ``source``; the findings in input order and the totals."""
+
+def convert(
+    pgn: Union[bytes, str],
+    *,
+    to: str = "en",
+    from_: str = "auto",
+    rules: str = "fide-2023",
+    encoding: str = "auto",
+) -> str:
+    """The PGN text with every move that replays in the canonical SAN of ``to``."""
+
+def fix(
+    pgn: Union[bytes, str],
+    *,
+    repair: bool = False,
+    to: Optional[str] = None,
+    from_: str = "auto",
+    rules: str = "fide-2023",
+    encoding: str = "auto",
+) -> Fixed:
+    """The PGN text with what the record shows to be wrong rewritten, as ``planilla fix``."""
+
+def games(
+    source: Source,
+    *,
+    rules: str = "fide-2023",
+    lang: str = "auto",
+    encoding: str = "auto",
+) -> Games:
+    """The games of ``source`` one at a time: tags, main line (SAN, UCI), findings."""

@@ -1,0 +1,229 @@
+//! `planilla.games`: the games of the sources one at a time, each with its tags, its
+//! main line as SAN and UCI, and its findings, so that a python-chess user can hand the
+//! legal games on. The sources are streamed: memory stays that of one game.
+
+use crate::options;
+use crate::py_values;
+use crate::run::Settings;
+use crate::source::{GameReader, Source, SourceError};
+use planilla_core::san::Lang;
+use planilla_core::{Position, Validation};
+use planilla_parser::{Game, TokenKind};
+use planilla_validator::{Checker, Code, Config, Finding, PlayedMove};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::sync::Mutex;
+
+/// One game as `games` hands it on, before it becomes a dict.
+struct GameRecord {
+    file: String,
+    index: u64,
+    tags: Vec<(String, String)>,
+    fen: Option<String>,
+    san: Vec<String>,
+    uci: Vec<String>,
+    legal: bool,
+    findings: Vec<Finding>,
+}
+
+/// Where the iteration is: the sources left, the reader of the current one, and the
+/// game and checker reused from game to game.
+struct Cursor {
+    sources: Vec<Source>,
+    next_source: usize,
+    reader: Option<(String, GameReader)>,
+    settings: Settings,
+    game: Game,
+    checker: Checker,
+    findings: Vec<Finding>,
+    played: Vec<PlayedMove>,
+}
+
+impl Cursor {
+    /// The next game of the sources, or `None` after the last.
+    fn next_game(&mut self) -> Result<Option<GameRecord>, SourceError> {
+        loop {
+            if let Some((name, reader)) = &mut self.reader {
+                let read = reader
+                    .read_game(&mut self.game)
+                    .map_err(|e| SourceError::reading(&self.sources[self.next_source - 1], &e))?;
+                if read {
+                    let name = name.clone();
+                    return Ok(Some(self.record(name)));
+                }
+                self.reader = None;
+            }
+            let Some(source) = self.sources.get(self.next_source) else {
+                return Ok(None);
+            };
+            self.reader = Some((source.name(), source.open(self.settings.encoding)?));
+            self.next_source += 1;
+        }
+    }
+
+    /// Checks the game just read and describes it.
+    fn record(&mut self, file: String) -> GameRecord {
+        let game = &self.game;
+        self.findings.clear();
+        self.played.clear();
+        self.checker
+            .check_recording(game, &mut self.findings, &mut self.played);
+        let fen = game.tag("FEN").map(|fen| fen.into_owned());
+        let (san, uci) = main_line(game, fen.as_deref(), &self.played);
+        let legal = !self.findings.iter().any(|f| {
+            f.variation.is_empty()
+                && matches!(
+                    f.code,
+                    Code::IllegalMove
+                        | Code::AmbiguousMove
+                        | Code::InvalidFen
+                        | Code::UnsupportedVariant
+                )
+        });
+        GameRecord {
+            file,
+            index: game.index(),
+            tags: game
+                .tag_pairs()
+                .map(|(name, value)| (name.into_owned(), value.into_owned()))
+                .collect(),
+            fen,
+            san,
+            uci,
+            legal,
+            findings: self.findings.clone(),
+        }
+    }
+}
+
+/// The main line's moves that replayed, as English SAN and as UCI: the moves of
+/// `played` written outside every variation, played again from the game's start.
+fn main_line(game: &Game, fen: Option<&str>, played: &[PlayedMove]) -> (Vec<String>, Vec<String>) {
+    let mut depth = 0u32;
+    let mut starts = Vec::new();
+    for token in game.tokens() {
+        match token.kind {
+            TokenKind::VariationStart => depth += 1,
+            TokenKind::VariationEnd => depth = depth.saturating_sub(1),
+            TokenKind::San if depth == 0 => starts.push(token.start),
+            _ => {}
+        }
+    }
+    let start = match fen {
+        Some(fen) => Position::from_fen(fen, Validation::Strict),
+        None => Ok(Position::new()),
+    };
+    let (mut san, mut uci) = (Vec::new(), Vec::new());
+    let Ok(mut position) = start else {
+        return (san, uci);
+    };
+    // Chess960 UCI writes castling as the king taking its rook.
+    let chess960 = !position.has_standard_castling()
+        || game
+            .tag("Variant")
+            .is_some_and(|v| v.to_ascii_lowercase().contains("960"));
+    for m in played
+        .iter()
+        .filter(|m| starts.binary_search(&m.span.0).is_ok())
+    {
+        match &m.san {
+            Some(written) => {
+                let Ok(resolved) = written.resolve(&position) else {
+                    break;
+                };
+                san.push(written.to_string_in(Lang::En));
+                uci.push(resolved.to_uci(chess960));
+                position.play_unchecked(&resolved);
+            }
+            None => {
+                let Some(passed) = position.pass_turn() else {
+                    break;
+                };
+                san.push("--".to_string());
+                uci.push("0000".to_string());
+                position = passed;
+            }
+        }
+    }
+    (san, uci)
+}
+
+/// An iterator over games: see `games`.
+#[pyclass(module = "planilla")]
+pub struct Games {
+    cursor: Mutex<Cursor>,
+}
+
+#[pymethods]
+impl Games {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let record = py.detach(|| match self.cursor.lock() {
+            Ok(mut cursor) => cursor.next_game(),
+            // A panic while another thread read: the iteration cannot go on.
+            Err(_) => Ok(None),
+        })?;
+        record.map(|r| to_dict(py, r)).transpose()
+    }
+}
+
+/// The dict of one game.
+fn to_dict<'py>(py: Python<'py>, r: GameRecord) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("file", &r.file)?;
+    dict.set_item("game", r.index)?;
+    let tags = PyDict::new(py);
+    for (name, value) in &r.tags {
+        tags.set_item(name, value)?;
+    }
+    dict.set_item("tags", tags)?;
+    dict.set_item("fen", r.fen)?;
+    dict.set_item("san", r.san)?;
+    dict.set_item("uci", r.uci)?;
+    dict.set_item("legal", r.legal)?;
+    let findings = r
+        .findings
+        .iter()
+        .map(|f| py_values::finding(py, &r.file, f))
+        .collect::<PyResult<Vec<_>>>()?;
+    dict.set_item("findings", findings)?;
+    Ok(dict)
+}
+
+/// Yields the games of `source` one at a time, read as they are needed.
+///
+/// `source` is as for `check`. Each game is a dict: `file`, `game` (its 1-based index
+/// in the file), `tags` (a dict), `fen` (the FEN tag, or None), `san` and `uci` (the
+/// main line's moves that replayed, in English SAN and in UCI), `legal` (whether the
+/// main line replayed to its end) and `findings` (as `check` reports them).
+#[pyfunction]
+#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto"))]
+pub fn games(
+    source: &Bound<'_, PyAny>,
+    rules: &str,
+    lang: &str,
+    encoding: &str,
+) -> PyResult<Games> {
+    let settings = Settings {
+        config: Config {
+            rules: options::rules(rules)?,
+            lang: options::lang(lang)?,
+        },
+        encoding: options::encoding(encoding)?,
+    };
+    Ok(Games {
+        cursor: Mutex::new(Cursor {
+            sources: Source::all(source)?,
+            next_source: 0,
+            reader: None,
+            settings,
+            game: Game::new(),
+            checker: Checker::new(settings.config),
+            findings: Vec::new(),
+            played: Vec::new(),
+        }),
+    })
+}

@@ -1,0 +1,39 @@
+//! planilla from Python: the extension module `planilla._planilla`, which the pure-Python
+//! package `planilla` (python/planilla) re-exports.
+//!
+//! The module is a thin layer over the library crates: the parser's `Reader` splits the
+//! input into games, the validator's `Checker` replays them (on a rayon pool, a batch of
+//! games at a time, findings in input order), and the converter's `Converter` and
+//! `Fixer` rewrite them. Python objects are built only at the boundary (`py_values`),
+//! and the interpreter lock is released while Rust works (`Python::detach`).
+//!
+//! ```python
+//! import planilla
+//! report = planilla.check(b"1. e4 e5 2. Ke3 *")
+//! assert report.findings[0]["code"] == "illegal-move"
+//! ```
+//!
+//! The Python tests (tests/, run by `scripts/test-python`) prove that every finding equals
+//! the one `planilla check --format jsonl` writes.
+
+#![warn(missing_docs)]
+
+mod games;
+mod options;
+mod py_values;
+mod rewrite;
+mod run;
+mod source;
+
+use pyo3::prelude::*;
+
+/// planilla: validate and convert chess game records (PGN) in any notation language.
+#[pymodule]
+mod _planilla {
+    #[pymodule_export]
+    use crate::games::{Games, games};
+    #[pymodule_export]
+    use crate::rewrite::{Fixed, convert, fix};
+    #[pymodule_export]
+    use crate::run::{Report, check};
+}

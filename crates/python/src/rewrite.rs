@@ -1,0 +1,150 @@
+//! `planilla.convert` and `planilla.fix`: PGN text rewritten game by game by the
+//! converter's `Converter` and `Fixer`, as `planilla convert` and `planilla fix` write it.
+
+use crate::options;
+use crate::py_values;
+use crate::source::{IN_MEMORY, Source, SourceError};
+use planilla_converter::{Change, FixOptions, Fixer, Options};
+use planilla_parser::{Encoding, Game};
+use planilla_validator::Finding;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList};
+
+/// Hands `on` each game of the PGN text `pgn` in turn.
+fn for_each_game(
+    pgn: &Bound<'_, PyAny>,
+    encoding: Encoding,
+    mut on: impl FnMut(&Game) + Send,
+) -> PyResult<()> {
+    let source = text(pgn)?;
+    pgn.py().detach(|| -> Result<(), SourceError> {
+        let mut reader = source.open(encoding)?;
+        let mut game = Game::new();
+        while reader
+            .read_game(&mut game)
+            .map_err(|e| SourceError::reading(&source, &e))?
+        {
+            on(&game);
+        }
+        Ok(())
+    })?;
+    Ok(())
+}
+
+/// The PGN text `pgn` (`bytes` or `str`) as a source.
+fn text(pgn: &Bound<'_, PyAny>) -> PyResult<Source> {
+    match Source::all(pgn)?.pop() {
+        Some(source @ Source::Text(_)) => Ok(source),
+        _ => Err(pyo3::exceptions::PyTypeError::new_err(
+            "pgn must be bytes or str of PGN",
+        )),
+    }
+}
+
+/// Rewrites the moves of PGN text in another notation language.
+///
+/// Every move that replays is written in the canonical SAN of `to`; every other
+/// character (tags, comments, spacing) passes through. `from_` is the language the moves
+/// are written in (`auto`: decided per game).
+#[pyfunction]
+#[pyo3(signature = (pgn, *, to="en", from_="auto", rules="fide-2023", encoding="auto"))]
+pub fn convert(
+    pgn: &Bound<'_, PyAny>,
+    to: &str,
+    from_: &str,
+    rules: &str,
+    encoding: &str,
+) -> PyResult<String> {
+    let options = Options {
+        from: options::lang(from_)?,
+        to: options::parse(to)?,
+        rules: options::rules(rules)?,
+    };
+    let mut converter = planilla_converter::Converter::new(options);
+    let mut out = String::new();
+    for_each_game(pgn, options::encoding(encoding)?, |game| {
+        out.push_str(&converter.convert(game).text);
+    })?;
+    Ok(out)
+}
+
+/// What `fix` made of the text: see `fix`.
+#[pyclass(frozen, module = "planilla")]
+pub struct Fixed {
+    /// The games, each fixed or as it came.
+    #[pyo3(get)]
+    text: String,
+    /// The changes made, each a dict as `planilla fix --format jsonl` writes it.
+    #[pyo3(get)]
+    changes: Py<PyList>,
+    /// The findings reported beside them (why a game was rejected, what a fixed game
+    /// keeps), each a dict as `check` reports it.
+    #[pyo3(get)]
+    findings: Py<PyList>,
+    /// The games no rewrite makes whole, each as bytes exactly as read.
+    #[pyo3(get)]
+    rejected: Py<PyList>,
+}
+
+/// What one game became.
+struct FixedGame {
+    changes: Vec<Change>,
+    findings: Vec<Finding>,
+    rejected: Option<Vec<u8>>,
+}
+
+/// Rewrites the parts of PGN games that the record itself shows to be wrong.
+///
+/// The result made to agree with the final position, results as scoresheets write them,
+/// moves after the game's end and DGT result signals, as `planilla fix` does. With
+/// `repair=True`, a game whose first bad move has exactly one reading within one edit
+/// that lets the game replay to its end is fixed with it. Returns a `Fixed`: `text` (every
+/// game, fixed or as it came), `changes`, `findings` and `rejected`.
+#[pyfunction]
+#[pyo3(signature = (pgn, *, repair=false, to=None, from_="auto", rules="fide-2023", encoding="auto"))]
+pub fn fix(
+    py: Python<'_>,
+    pgn: &Bound<'_, PyAny>,
+    repair: bool,
+    to: Option<&str>,
+    from_: &str,
+    rules: &str,
+    encoding: &str,
+) -> PyResult<Fixed> {
+    let mut fixer = Fixer::new(FixOptions {
+        from: options::lang(from_)?,
+        to: to.map(options::parse).transpose()?,
+        rules: options::rules(rules)?,
+        repair,
+    });
+    let mut text = Vec::new();
+    let mut games = Vec::new();
+    for_each_game(pgn, options::encoding(encoding)?, |game| {
+        let fixed = fixer.fix(game);
+        text.extend_from_slice(&fixed.bytes);
+        games.push(FixedGame {
+            changes: fixed.changes,
+            findings: fixed.reported,
+            rejected: fixed.rejected,
+        });
+    })?;
+    let (changes, findings, rejected) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
+    for game in &games {
+        for f in &game.findings {
+            findings.append(py_values::finding(py, IN_MEMORY, f)?)?;
+        }
+        for c in &game.changes {
+            changes.append(py_values::change(py, IN_MEMORY, c)?)?;
+        }
+        if let Some(raw) = &game.rejected {
+            rejected.append(PyBytes::new(py, raw))?;
+        }
+    }
+    Ok(Fixed {
+        // The converter writes UTF-8: nothing is replaced here.
+        text: String::from_utf8_lossy(&text).into_owned(),
+        changes: changes.unbind(),
+        findings: findings.unbind(),
+        rejected: rejected.unbind(),
+    })
+}

@@ -1,0 +1,193 @@
+//! `planilla.check`: every game of the sources checked on a rayon pool, a batch at a
+//! time, the findings in input order whatever the number of threads.
+
+use crate::options::{self, Filter};
+use crate::py_values::{self, Totals};
+use crate::source::{Source, SourceError};
+use planilla_parser::{Encoding, Game};
+use planilla_validator::{Checker, Config, Finding};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use rayon::prelude::*;
+use rayon::{ThreadPool, ThreadPoolBuilder};
+
+/// A batch holds at most this many games and about this many bytes (the binary's
+/// batches): enough work to share among the threads, little memory.
+const BATCH_GAMES: usize = 512;
+const BATCH_BYTES: usize = 256 << 10;
+
+/// The result of `planilla.check`: the findings reported, in input order, each a dict
+/// with the fields of a `planilla check --format jsonl` line, and the summary line's.
+#[pyclass(frozen, module = "planilla")]
+pub struct Report {
+    /// The findings: a list of dicts.
+    #[pyo3(get)]
+    findings: Py<PyList>,
+    /// The totals: a dict.
+    #[pyo3(get)]
+    summary: Py<PyDict>,
+}
+
+#[pymethods]
+impl Report {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Report(findings={}, summary={})",
+            self.findings.bind(py).len(),
+            self.summary.bind(py).repr()?
+        ))
+    }
+}
+
+/// How games are checked.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// The checker's configuration.
+    pub config: Config,
+    /// How the input's bytes are decoded.
+    pub encoding: Encoding,
+}
+
+/// Checks PGN games and reports findings.
+///
+/// `source` is PGN text (`bytes` or `str`), a path (`os.PathLike`), or a list of paths.
+/// The keywords are `planilla check`'s options. The work runs on `threads` threads (all
+/// cores by default) with the interpreter lock released.
+///
+/// Raises `ValueError` for an unknown option value and `OSError` (with the command
+/// line's message, naming the path) for a file that cannot be read.
+#[pyfunction]
+#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
+pub fn check(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    rules: &str,
+    lang: &str,
+    encoding: &str,
+    select: Option<Vec<String>>,
+    ignore: Option<Vec<String>>,
+    threads: Option<usize>,
+) -> PyResult<Report> {
+    let settings = Settings {
+        config: Config {
+            rules: options::rules(rules)?,
+            lang: options::lang(lang)?,
+        },
+        encoding: options::encoding(encoding)?,
+    };
+    let filter = Filter::new(select, ignore)?;
+    let sources = Source::all(source)?;
+    let pool = pool(threads)?;
+    let (reported, totals) = py.detach(|| check_all(&sources, settings, &filter, pool.as_ref()))?;
+    let findings = PyList::empty(py);
+    for (i, list) in reported.iter().enumerate() {
+        let name = sources[i].name();
+        for f in list {
+            findings.append(py_values::finding(py, &name, f)?)?;
+        }
+    }
+    Ok(Report {
+        findings: findings.unbind(),
+        summary: totals.to_dict(py)?.unbind(),
+    })
+}
+
+/// The pool `threads` asks for: `None` for rayon's global pool (one thread a core),
+/// and no pool for one thread (the games are checked on the calling thread).
+fn pool(threads: Option<usize>) -> PyResult<Option<ThreadPool>> {
+    match threads {
+        None => Ok(None),
+        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
+        Some(n) => ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map(Some)
+            .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}"))),
+    }
+}
+
+/// Checks every source in order: the findings `filter` keeps, source by source, and the
+/// totals.
+fn check_all(
+    sources: &[Source],
+    settings: Settings,
+    filter: &Filter,
+    pool: Option<&ThreadPool>,
+) -> Result<(Vec<Vec<Finding>>, Totals), SourceError> {
+    let mut totals = Totals::default();
+    let mut reported = Vec::with_capacity(sources.len());
+    for source in sources {
+        let mut kept = Vec::new();
+        totals.files += 1;
+        for_each_batch(source, settings, pool, |games| {
+            for (findings, plies) in games {
+                totals.games += 1;
+                totals.plies += plies;
+                for f in findings.into_iter().filter(|f| filter.keeps(f.code)) {
+                    totals.count(f.severity());
+                    kept.push(f);
+                }
+            }
+        })?;
+        reported.push(kept);
+    }
+    Ok((reported, totals))
+}
+
+/// Reads `source` a batch of games at a time, checks each batch on `pool` (or on this
+/// thread when there is none and the global pool is not wanted), and hands `on` each
+/// game's findings and plies in input order.
+pub fn for_each_batch(
+    source: &Source,
+    settings: Settings,
+    pool: Option<&ThreadPool>,
+    mut on: impl FnMut(Vec<(Vec<Finding>, u64)>),
+) -> Result<(), SourceError> {
+    let mut reader = source.open(settings.encoding)?;
+    // The games of a batch, reused from batch to batch as the reader's caller should.
+    let mut batch: Vec<Game> = Vec::new();
+    let mut done = false;
+    while !done {
+        let (mut count, mut bytes) = (0, 0);
+        while count < BATCH_GAMES && bytes < BATCH_BYTES {
+            if batch.len() == count {
+                batch.push(Game::new());
+            }
+            let read = reader
+                .read_game(&mut batch[count])
+                .map_err(|e| SourceError::reading(source, &e))?;
+            if !read {
+                done = true;
+                break;
+            }
+            bytes += batch[count].bytes().len();
+            count += 1;
+        }
+        let check = |checker: &mut Checker, game: &Game| {
+            let mut findings = Vec::new();
+            let stats = checker.check(game, &mut findings);
+            (findings, stats.plies)
+        };
+        let games = &batch[..count];
+        let results = match pool {
+            Some(pool) if pool.current_num_threads() == 1 => {
+                let mut checker = Checker::new(settings.config);
+                games.iter().map(|g| check(&mut checker, g)).collect()
+            }
+            Some(pool) => pool.install(|| {
+                games
+                    .par_iter()
+                    .map_init(|| Checker::new(settings.config), check)
+                    .collect()
+            }),
+            None => games
+                .par_iter()
+                .map_init(|| Checker::new(settings.config), check)
+                .collect(),
+        };
+        on(results);
+    }
+    Ok(())
+}

@@ -1,0 +1,132 @@
+//! What `source` arguments name: files, or PGN text handed over in memory, each opened
+//! as a game reader. Errors carry the command line's messages (`games.pgn: no such file
+//! or directory`), as the matching Python exception.
+
+use planilla_parser::{Encoding, Reader, ReaderBuilder};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyTypeError,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use std::fs::File;
+use std::io::{self, BufReader, Cursor, Read};
+use std::path::PathBuf;
+
+/// The name findings about in-memory text carry in their `file` field.
+pub const IN_MEMORY: &str = "<string>";
+
+/// One input.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// A file, by the path the caller gave.
+    File(PathBuf),
+    /// PGN text handed over as `bytes` or `str`.
+    Text(Vec<u8>),
+}
+
+/// A game reader over any source.
+pub type GameReader = Reader<Box<dyn Read + Send>>;
+
+impl Source {
+    /// The sources `source` names: `bytes` or `str` is PGN text, an `os.PathLike` is a
+    /// file, and a list or tuple holds paths (as `str` or `os.PathLike`).
+    ///
+    /// # Errors
+    ///
+    /// A `TypeError` for anything else.
+    pub fn all(source: &Bound<'_, PyAny>) -> PyResult<Vec<Source>> {
+        if let Ok(bytes) = source.cast::<PyBytes>() {
+            return Ok(vec![Source::Text(bytes.as_bytes().to_vec())]);
+        }
+        if let Ok(text) = source.cast::<PyString>() {
+            return Ok(vec![Source::Text(text.to_cow()?.as_bytes().to_vec())]);
+        }
+        if source.is_instance_of::<PyList>() || source.is_instance_of::<PyTuple>() {
+            return source
+                .try_iter()?
+                .map(|item| Ok(Source::File(item?.extract::<PathBuf>()?)))
+                .collect();
+        }
+        match source.extract::<PathBuf>() {
+            Ok(path) => Ok(vec![Source::File(path)]),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "source must be a path, a list of paths, bytes or str of PGN, not {}",
+                source.get_type().name()?
+            ))),
+        }
+    }
+
+    /// The name findings carry in their `file` field: the path as given, as the command
+    /// line shows it.
+    pub fn name(&self) -> String {
+        match self {
+            Source::File(path) => path.display().to_string(),
+            Source::Text(_) => IN_MEMORY.to_string(),
+        }
+    }
+
+    /// A game reader over the source, decoding text by `encoding`.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be opened, as [`SourceError`].
+    pub fn open(&self, encoding: Encoding) -> Result<GameReader, SourceError> {
+        let input: Box<dyn Read + Send> = match self {
+            Source::File(path) => Box::new(BufReader::with_capacity(
+                1 << 16,
+                File::open(path).map_err(|e| SourceError::new(self, &e))?,
+            )),
+            Source::Text(bytes) => Box::new(Cursor::new(bytes.clone())),
+        };
+        Ok(ReaderBuilder::new().encoding(encoding).build(input))
+    }
+}
+
+/// A source that could not be opened or read to its end: the message names it, and
+/// the kind picks the Python exception.
+#[derive(Debug)]
+pub struct SourceError {
+    kind: io::ErrorKind,
+    message: String,
+}
+
+impl SourceError {
+    /// `source` could not be opened: `e`.
+    pub fn new(source: &Source, e: &io::Error) -> SourceError {
+        SourceError {
+            kind: e.kind(),
+            message: format!("{}: {}", source.name(), reason(e)),
+        }
+    }
+
+    /// `source` could not be read to its end: `e`.
+    pub fn reading(source: &Source, e: &io::Error) -> SourceError {
+        SourceError {
+            kind: e.kind(),
+            message: format!("{}: cannot read: {}", source.name(), reason(e)),
+        }
+    }
+}
+
+impl From<SourceError> for PyErr {
+    fn from(e: SourceError) -> PyErr {
+        match e.kind {
+            io::ErrorKind::NotFound => PyFileNotFoundError::new_err(e.message),
+            io::ErrorKind::PermissionDenied => PyPermissionError::new_err(e.message),
+            io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(e.message),
+            _ => PyOSError::new_err(e.message),
+        }
+    }
+}
+
+/// An I/O error's reason as the command line words it: in lower case, without the
+/// "(os error N)" tail.
+fn reason(e: &io::Error) -> String {
+    let text = e.to_string();
+    let text = text.split(" (os error").next().unwrap_or(&text);
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().collect::<String>() + chars.as_str(),
+        None => String::new(),
+    }
+}
