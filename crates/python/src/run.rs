@@ -49,16 +49,48 @@ pub struct Settings {
     pub encoding: Encoding,
 }
 
+/// `shard="K/N"`: only the games whose 1-based index in their file, modulo N, is K are
+/// checked (the others are read, not checked, nor counted), as `--shard K/N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    k: u64,
+    n: u64,
+}
+
+impl Shard {
+    /// Reads `K/N`, with the command line's message for anything else.
+    fn parse(s: &str) -> PyResult<Shard> {
+        let bad = || {
+            PyValueError::new_err(format!(
+                "bad shard '{s}': write K/N with 0 <= K < N, e.g. 0/4"
+            ))
+        };
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let k: u64 = k.trim().parse().map_err(|_| bad())?;
+        let n: u64 = n.trim().parse().map_err(|_| bad())?;
+        if n == 0 || k >= n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+
+    /// Whether the game of 1-based index `game` is this shard's.
+    fn keeps(self, game: u64) -> bool {
+        game % self.n == self.k
+    }
+}
+
 /// Checks PGN games and reports findings.
 ///
 /// `source` is PGN text (`bytes` or `str`), a path (`os.PathLike`), or a list of paths.
-/// The keywords are `planilla check`'s options. The work runs on `threads` threads (all
-/// cores by default) with the interpreter lock released.
+/// The keywords are `planilla check`'s options (`shard` is `--shard K/N`: N calls with
+/// K = 0..N-1 split the games exactly). The work runs on `threads` threads (all cores by
+/// default) with the interpreter lock released.
 ///
 /// Raises `ValueError` for an unknown option value and `OSError` (with the command
 /// line's message, naming the path) for a file that cannot be read.
 #[pyfunction]
-#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None))]
+#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 pub fn check(
     py: Python<'_>,
@@ -69,6 +101,7 @@ pub fn check(
     select: Option<Vec<String>>,
     ignore: Option<Vec<String>>,
     threads: Option<usize>,
+    shard: Option<&str>,
 ) -> PyResult<Report> {
     let settings = Settings {
         config: Config {
@@ -78,9 +111,11 @@ pub fn check(
         encoding: options::encoding(encoding)?,
     };
     let filter = Filter::new(select, ignore)?;
+    let shard = shard.map(Shard::parse).transpose()?;
     let sources = Source::all(source)?;
     let pool = pool(threads)?;
-    let (reported, totals) = py.detach(|| check_all(&sources, settings, &filter, pool.as_ref()))?;
+    let (reported, totals) =
+        py.detach(|| check_all(&sources, settings, shard, &filter, pool.as_ref()))?;
     let findings = PyList::empty(py);
     for (i, list) in reported.iter().enumerate() {
         let name = sources[i].name();
@@ -113,6 +148,7 @@ fn pool(threads: Option<usize>) -> PyResult<Option<ThreadPool>> {
 fn check_all(
     sources: &[Source],
     settings: Settings,
+    shard: Option<Shard>,
     filter: &Filter,
     pool: Option<&ThreadPool>,
 ) -> Result<(Vec<Vec<Finding>>, Totals), SourceError> {
@@ -121,8 +157,8 @@ fn check_all(
     for source in sources {
         let mut kept = Vec::new();
         totals.files += 1;
-        for_each_batch(source, settings, pool, |games| {
-            for (findings, plies) in games {
+        for_each_batch(source, settings, shard, pool, |games| {
+            for (findings, plies) in games.into_iter().flatten() {
                 totals.games += 1;
                 totals.plies += plies;
                 for f in findings.into_iter().filter(|f| filter.keeps(f.code)) {
@@ -136,14 +172,18 @@ fn check_all(
     Ok((reported, totals))
 }
 
-/// Reads `source` a batch of games at a time, checks each batch on `pool` (or on this
-/// thread when there is none and the global pool is not wanted), and hands `on` each
-/// game's findings and plies in input order.
-pub fn for_each_batch(
+/// The findings and plies of a game checked; `None` for a game of another shard.
+type Checked = Option<(Vec<Finding>, u64)>;
+
+/// Reads `source` a batch of games at a time, checks each batch on `pool` (rayon's global
+/// pool when there is none; the calling thread when it has one thread), and hands `on`
+/// each game's result in input order.
+fn for_each_batch(
     source: &Source,
     settings: Settings,
+    shard: Option<Shard>,
     pool: Option<&ThreadPool>,
-    mut on: impl FnMut(Vec<(Vec<Finding>, u64)>),
+    mut on: impl FnMut(Vec<Checked>),
 ) -> Result<(), SourceError> {
     let mut reader = source.open(settings.encoding)?;
     // The games of a batch, reused from batch to batch as the reader's caller should.
@@ -165,10 +205,13 @@ pub fn for_each_batch(
             bytes += batch[count].bytes().len();
             count += 1;
         }
-        let check = |checker: &mut Checker, game: &Game| {
+        let check = |checker: &mut Checker, game: &Game| -> Checked {
+            if shard.is_some_and(|s| !s.keeps(game.index())) {
+                return None;
+            }
             let mut findings = Vec::new();
             let stats = checker.check(game, &mut findings);
-            (findings, stats.plies)
+            Some((findings, stats.plies))
         };
         let games = &batch[..count];
         let results = match pool {

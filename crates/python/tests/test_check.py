@@ -1,0 +1,135 @@
+"""planilla.check gives the findings and the summary `planilla check --format jsonl`
+writes, record for record, on every golden file and every option that changes them."""
+
+from pathlib import Path
+
+import planilla
+import pytest
+from conftest import CHECK_CORPUS, ROOT, jsonl, run
+
+# Each option set as the command line writes it and as the Python keywords say it.
+OPTIONS = [
+    ([], {}),
+    (["--rules", "fide-2009"], {"rules": "fide-2009"}),
+    (["--rules", "fide-2005"], {"rules": "fide-2005"}),
+    (["--rules", "by-date"], {"rules": "by-date"}),
+    (["--lang", "en"], {"lang": "en"}),
+    (["--lang", "es"], {"lang": "es"}),
+    (["--encoding", "windows-1252"], {"encoding": "windows-1252"}),
+    (["--select", "illegal-move,check-mark"], {"select": ["illegal-move", "check-mark"]}),
+    (["--ignore", "missing-tag,notation-language"], {"ignore": ["missing-tag", "notation-language"]}),
+]
+
+
+def cli_check(args, paths, stdin=None):
+    out = run(["check", "--no-config", "--format", "jsonl", "--fail-on", "never", *args, *paths], stdin)
+    assert out.returncode == 0, out.stderr
+    return jsonl(out.stdout)
+
+
+def python_check(source, **keywords):
+    report = planilla.check(source, **keywords)
+    return [*report.findings, report.summary]
+
+
+def relative(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+@pytest.mark.parametrize("path", CHECK_CORPUS, ids=lambda p: p.name)
+@pytest.mark.parametrize("args,keywords", OPTIONS, ids=lambda o: " ".join(o) if isinstance(o, list) else None)
+def test_every_golden_file_equals_the_binary(path, args, keywords):
+    expected = cli_check(args, [relative(path)])
+    for threads in (1, 2):
+        assert python_check(Path(relative(path)), threads=threads, **keywords) == expected
+
+
+def test_a_list_of_paths_is_read_in_order():
+    paths = [relative(p) for p in CHECK_CORPUS]
+    expected = cli_check([], paths)
+    assert python_check(paths) == expected
+    assert python_check(tuple(Path(p) for p in paths)) == expected
+    assert expected[-1]["files"] == len(paths)
+
+
+def test_text_in_memory_equals_standard_input():
+    for path in CHECK_CORPUS:
+        data = path.read_bytes()
+        expected = cli_check(["-"], [], stdin=data)
+        for record in expected[:-1]:
+            assert record["file"] == "<stdin>"
+            record["file"] = "<string>"
+        assert python_check(data) == expected
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        assert python_check(text) == expected
+
+
+def test_many_batches_give_the_binary_s_findings_for_every_thread_count():
+    # More than a batch (512 games): the golden files over and over.
+    data = b"\n\n".join(p.read_bytes() for p in CHECK_CORPUS) * 12
+    expected = cli_check(["-"], [], stdin=data)
+    for record in expected[:-1]:
+        record["file"] = "<string>"
+    assert expected[-1]["games"] > 1024
+    for threads in (None, 1, 2, 3):
+        assert python_check(data, threads=threads) == expected
+
+
+def test_an_unreadable_path_is_an_os_error_with_the_binary_s_message():
+    out = run(["check", "--no-config", "missing.pgn"])
+    message = out.stderr.decode().strip().removeprefix("planilla: ")
+    assert message == "missing.pgn: no such file or directory"
+    with pytest.raises(FileNotFoundError) as raised:
+        planilla.check(Path("missing.pgn"))
+    assert str(raised.value) == message
+    with pytest.raises(FileNotFoundError, match="^missing.pgn: no such file"):
+        planilla.check([relative(CHECK_CORPUS[0]), "missing.pgn"])
+    with pytest.raises(IsADirectoryError, match="^corpora: cannot read: .*(?i:is a directory)"):
+        planilla.check(Path("corpora"))
+
+
+@pytest.mark.parametrize(
+    "keywords,option",
+    [
+        ({"rules": "fide-1999"}, ["--rules", "fide-1999"]),
+        ({"lang": "xx"}, ["--lang", "xx"]),
+        ({"encoding": "utf-16"}, ["--encoding", "utf-16"]),
+        ({"select": ["no-such-code"]}, ["--select", "no-such-code"]),
+        ({"ignore": ["no-such-code"]}, ["--ignore", "no-such-code"]),
+    ],
+)
+def test_a_bad_option_is_a_value_error_with_the_binary_s_message(keywords, option):
+    stderr = run(["check", "--no-config", *option, "-"], b"").stderr.decode()
+    with pytest.raises(ValueError) as raised:
+        planilla.check(b"", **keywords)
+    assert str(raised.value) in stderr
+
+
+def test_bad_arguments_are_type_and_value_errors():
+    with pytest.raises(TypeError, match="not int"):
+        planilla.check(3)
+    with pytest.raises(ValueError, match="at least 1"):
+        planilla.check(b"", threads=0)
+    with pytest.raises(TypeError):
+        planilla.check(b"", "fide-2023")
+
+
+def test_shards_are_the_binary_s_and_split_the_games_exactly():
+    paths = [relative(p) for p in CHECK_CORPUS]
+    whole = planilla.check(paths)
+    union = []
+    games = 0
+    for k in range(3):
+        shard = python_check(paths, shard=f"{k}/3")
+        assert shard == cli_check(["--shard", f"{k}/3"], paths)
+        union += shard[:-1]
+        games += shard[-1]["games"]
+    key = lambda f: (paths.index(f["file"]), f["game"], f["line"], f["column"], f["code"], f["message"])
+    assert sorted(union, key=key) == sorted(whole.findings, key=key)
+    assert games == whole.summary["games"]
+    for bad in ["3/3", "1", "a/b", "0/0"]:
+        with pytest.raises(ValueError, match=f"^bad shard '{bad}': write K/N"):
+            planilla.check(b"", shard=bad)

@@ -1,0 +1,53 @@
+"""planilla.convert and planilla.fix write what `planilla convert` and `planilla fix`
+write, and report the same changes and findings."""
+
+from pathlib import Path
+
+import planilla
+import pytest
+from conftest import ROOT, jsonl, run
+
+CONVERT_CORPUS = sorted((ROOT / "corpora" / "convert").glob("*.pgn"))
+FIX_CORPUS = sorted((ROOT / "corpora" / "fix").glob("*.pgn"))
+
+
+@pytest.mark.parametrize("path", CONVERT_CORPUS, ids=lambda p: p.name)
+@pytest.mark.parametrize("to", ["en", "es", "de", "figurine"])
+def test_convert_equals_the_binary(path, to):
+    out = run(["convert", "--to", to, "-"], path.read_bytes())
+    assert out.returncode != 2, out.stderr
+    assert planilla.convert(path.read_bytes(), to=to) == out.stdout.decode("utf-8")
+
+
+def test_convert_reads_the_language_it_is_told():
+    assert planilla.convert("1. e4 e5 2. Cf3 *", from_="es", to="de") == "1. e4 e5 2. Sf3 *"
+    with pytest.raises(ValueError, match="unknown language 'xx'"):
+        planilla.convert("1. e4 *", to="xx")
+
+
+@pytest.mark.parametrize("path", FIX_CORPUS, ids=lambda p: p.name)
+@pytest.mark.parametrize("repair", [False, True])
+def test_fix_equals_the_binary(path, repair, tmp_path):
+    args = ["fix", "--no-config", "--format", "jsonl", *(["--repair"] if repair else []), "-"]
+    out = run(args, path.read_bytes())
+    report = [r for r in jsonl(out.stderr) if r["type"] != "summary"]
+    for record in report:
+        record["file"] = "<string>"
+    fixed = planilla.fix(path.read_bytes(), repair=repair)
+    assert fixed.text == out.stdout.decode("utf-8")
+    assert fixed.changes == [r for r in report if r["type"] == "fix"]
+    assert fixed.findings == [r for r in report if r["type"] == "finding"]
+    rejects = tmp_path / "rejects.pgn"
+    run([*args[:-1], "--rejects", str(rejects), "-o", str(tmp_path / "fixed.pgn"), "-"], path.read_bytes())
+    assert b"".join(fixed.rejected) == (rejects.read_bytes() if rejects.exists() else b"")
+
+
+def test_fix_repairs_only_when_asked():
+    pgn = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba5 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 *"
+    assert planilla.fix(pgn).rejected == [pgn.encode()]
+    repaired = planilla.fix(pgn, repair=True)
+    assert repaired.rejected == []
+    assert repaired.text == pgn.replace("Ba5", "Ba4")
+    assert [(c["code"], c["before"], c["after"]) for c in repaired.changes] == [
+        ("repaired-move", "Ba5", "Ba4")
+    ]
