@@ -2,14 +2,13 @@
 //! main line as SAN and UCI, and its findings, so that a python-chess user can hand the
 //! legal games on. The sources are streamed: memory stays that of one game.
 
-use crate::options;
 use crate::py_values;
 use crate::run::Settings;
 use crate::source::{GameReader, Source, SourceError};
 use planilla_core::san::Lang;
 use planilla_core::{Position, Validation};
 use planilla_parser::{Game, TokenKind};
-use planilla_validator::{Checker, Code, Config, Finding, PlayedMove};
+use planilla_validator::{Checker, Code, Finding, PlayedMove};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::Mutex;
@@ -207,13 +206,7 @@ pub fn games(
     lang: &str,
     encoding: &str,
 ) -> PyResult<Games> {
-    let settings = Settings {
-        config: Config {
-            rules: options::rules(rules)?,
-            lang: options::lang(lang)?,
-        },
-        encoding: options::encoding(encoding)?,
-    };
+    let settings = Settings::new(rules, lang, encoding)?;
     Ok(Games {
         cursor: Mutex::new(Cursor {
             sources: Source::all(source)?,

@@ -47,22 +47,15 @@ pub struct Totals {
     pub games: u64,
     /// Half-moves replayed, in every line.
     pub plies: u64,
-    /// Findings reported, by severity.
-    pub errors: u64,
-    /// See `errors`.
-    pub warnings: u64,
-    /// See `errors`.
-    pub notes: u64,
+    /// Findings reported, indexed by severity (`Severity as usize`: notes, warnings,
+    /// errors).
+    reported: [u64; 3],
 }
 
 impl Totals {
     /// Counts one reported finding of severity `s`.
     pub fn count(&mut self, s: Severity) {
-        match s {
-            Severity::Error => self.errors += 1,
-            Severity::Warning => self.warnings += 1,
-            Severity::Note => self.notes += 1,
-        }
+        self.reported[s as usize] += 1;
     }
 
     /// The summary record.
@@ -72,9 +65,9 @@ impl Totals {
         dict.set_item("files", self.files)?;
         dict.set_item("games", self.games)?;
         dict.set_item("plies", self.plies)?;
-        dict.set_item("errors", self.errors)?;
-        dict.set_item("warnings", self.warnings)?;
-        dict.set_item("notes", self.notes)?;
+        for s in [Severity::Error, Severity::Warning, Severity::Note] {
+            dict.set_item(format!("{}s", s.name()), self.reported[s as usize])?;
+        }
         Ok(dict)
     }
 }

@@ -49,6 +49,23 @@ pub struct Settings {
     pub encoding: Encoding,
 }
 
+impl Settings {
+    /// The settings of the keywords `rules`, `lang` and `encoding`.
+    ///
+    /// # Errors
+    ///
+    /// A `ValueError` for an unknown value, with the command line's message.
+    pub fn new(rules: &str, lang: &str, encoding: &str) -> PyResult<Settings> {
+        Ok(Settings {
+            config: Config {
+                rules: options::rules(rules)?,
+                lang: options::lang(lang)?,
+            },
+            encoding: options::encoding(encoding)?,
+        })
+    }
+}
+
 /// `shard="K/N"`: only the games whose 1-based index in their file, modulo N, is K are
 /// checked (the others are read, not checked, nor counted), as `--shard K/N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,13 +120,7 @@ pub fn check(
     threads: Option<usize>,
     shard: Option<&str>,
 ) -> PyResult<Report> {
-    let settings = Settings {
-        config: Config {
-            rules: options::rules(rules)?,
-            lang: options::lang(lang)?,
-        },
-        encoding: options::encoding(encoding)?,
-    };
+    let settings = Settings::new(rules, lang, encoding)?;
     let filter = Filter::new(select, ignore)?;
     let shard = shard.map(Shard::parse).transpose()?;
     let sources = Source::all(source)?;
