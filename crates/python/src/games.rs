@@ -9,6 +9,7 @@ use planilla_core::san::Lang;
 use planilla_core::{Position, Validation};
 use planilla_parser::{Game, TokenKind};
 use planilla_validator::{Checker, Code, Finding, PlayedMove};
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::Mutex;
@@ -160,11 +161,16 @@ impl Games {
     }
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let record = py.detach(|| match self.cursor.lock() {
-            Ok(mut cursor) => cursor.next_game(),
-            // A panic while another thread read: the iteration cannot go on.
-            Err(_) => Ok(None),
-        })?;
+        let next = py.detach(|| {
+            self.cursor
+                .lock()
+                .map(|mut cursor| cursor.next_game())
+                .map_err(|_| ())
+        });
+        // A lock poisoned by a panic on an earlier game: the reader's state is unknown.
+        let record = next.map_err(|()| {
+            PyRuntimeError::new_err("this iterator failed on an earlier game and cannot go on")
+        })??;
         record.map(|r| to_dict(py, r)).transpose()
     }
 }

@@ -124,9 +124,9 @@ pub fn check(
     let filter = Filter::new(select, ignore)?;
     let shard = shard.map(Shard::parse).transpose()?;
     let sources = Source::all(source)?;
-    let pool = pool(threads)?;
+    let workers = Workers::new(threads)?;
     let (reported, totals) =
-        py.detach(|| check_all(&sources, settings, shard, &filter, pool.as_ref()))?;
+        py.detach(|| check_all(&sources, settings, shard, &filter, &workers))?;
     let findings = PyList::empty(py);
     for (i, list) in reported.iter().enumerate() {
         let name = sources[i].name();
@@ -140,17 +140,29 @@ pub fn check(
     })
 }
 
-/// The pool `threads` asks for: `None` for rayon's global pool (one thread a core),
-/// and no pool for one thread (the games are checked on the calling thread).
-fn pool(threads: Option<usize>) -> PyResult<Option<ThreadPool>> {
-    match threads {
-        None => Ok(None),
-        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map(Some)
-            .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}"))),
+/// Where the games are checked: the threads `threads=` asks for.
+enum Workers {
+    /// `None`: rayon's global pool, one thread a core.
+    Global,
+    /// `1`: the calling thread, with one `Checker` for every game (as `check -j1`).
+    Caller,
+    /// More: a pool of that many threads.
+    Pool(ThreadPool),
+}
+
+impl Workers {
+    /// The workers of `threads=`.
+    fn new(threads: Option<usize>) -> PyResult<Workers> {
+        match threads {
+            None => Ok(Workers::Global),
+            Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
+            Some(1) => Ok(Workers::Caller),
+            Some(n) => ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map(Workers::Pool)
+                .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}"))),
+        }
     }
 }
 
@@ -161,14 +173,14 @@ fn check_all(
     settings: Settings,
     shard: Option<Shard>,
     filter: &Filter,
-    pool: Option<&ThreadPool>,
+    workers: &Workers,
 ) -> Result<(Vec<Vec<Finding>>, Totals), SourceError> {
     let mut totals = Totals::default();
     let mut reported = Vec::with_capacity(sources.len());
     for source in sources {
         let mut kept = Vec::new();
         totals.files += 1;
-        for_each_batch(source, settings, shard, pool, |games| {
+        for_each_batch(source, settings, shard, workers, |games| {
             for (findings, plies) in games.into_iter().flatten() {
                 totals.games += 1;
                 totals.plies += plies;
@@ -186,20 +198,21 @@ fn check_all(
 /// The findings and plies of a game checked; `None` for a game of another shard.
 type Checked = Option<(Vec<Finding>, u64)>;
 
-/// Reads `source` a batch of games at a time, checks each batch on `pool` (rayon's global
-/// pool when there is none; the calling thread when it has one thread), and hands `on`
-/// each game's result in input order.
+/// Reads `source` a batch of games at a time, checks each batch on `workers`, and hands
+/// `on` each game's result in input order.
 fn for_each_batch(
     source: &Source,
     settings: Settings,
     shard: Option<Shard>,
-    pool: Option<&ThreadPool>,
+    workers: &Workers,
     mut on: impl FnMut(Vec<Checked>),
 ) -> Result<(), SourceError> {
     let mut reader = source.open(settings.encoding)?;
     // The games of a batch, reused from batch to batch as the reader's caller should.
     let mut batch: Vec<Game> = Vec::new();
     let mut done = false;
+    // The calling thread's checker, kept from batch to batch (`Workers::Caller`).
+    let mut caller = Checker::new(settings.config);
     while !done {
         let (mut count, mut bytes) = (0, 0);
         while count < BATCH_GAMES && bytes < BATCH_BYTES {
@@ -225,18 +238,15 @@ fn for_each_batch(
             Some((findings, stats.plies))
         };
         let games = &batch[..count];
-        let results = match pool {
-            Some(pool) if pool.current_num_threads() == 1 => {
-                let mut checker = Checker::new(settings.config);
-                games.iter().map(|g| check(&mut checker, g)).collect()
-            }
-            Some(pool) => pool.install(|| {
+        let results = match workers {
+            Workers::Caller => games.iter().map(|g| check(&mut caller, g)).collect(),
+            Workers::Pool(pool) => pool.install(|| {
                 games
                     .par_iter()
                     .map_init(|| Checker::new(settings.config), check)
                     .collect()
             }),
-            None => games
+            Workers::Global => games
                 .par_iter()
                 .map_init(|| Checker::new(settings.config), check)
                 .collect(),

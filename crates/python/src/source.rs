@@ -11,6 +11,7 @@ use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use std::fs::File;
 use std::io::{self, BufReader, Cursor, Read};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The name findings about in-memory text carry in their `file` field.
 pub const IN_MEMORY: &str = "<string>";
@@ -20,8 +21,9 @@ pub const IN_MEMORY: &str = "<string>";
 pub enum Source {
     /// A file, by the path the caller gave.
     File(PathBuf),
-    /// PGN text handed over as `bytes` or `str`.
-    Text(Vec<u8>),
+    /// PGN text handed over as `bytes` or `str` (copied once: the work runs without
+    /// the interpreter lock, when Python objects must not be touched).
+    Text(Arc<[u8]>),
 }
 
 /// A game reader over any source.
@@ -36,10 +38,10 @@ impl Source {
     /// A `TypeError` for anything else.
     pub fn all(source: &Bound<'_, PyAny>) -> PyResult<Vec<Source>> {
         if let Ok(bytes) = source.cast::<PyBytes>() {
-            return Ok(vec![Source::Text(bytes.as_bytes().to_vec())]);
+            return Ok(vec![Source::Text(bytes.as_bytes().into())]);
         }
         if let Ok(text) = source.cast::<PyString>() {
-            return Ok(vec![Source::Text(text.to_cow()?.as_bytes().to_vec())]);
+            return Ok(vec![Source::Text(text.to_cow()?.as_bytes().into())]);
         }
         if source.is_instance_of::<PyList>() || source.is_instance_of::<PyTuple>() {
             return source
@@ -76,7 +78,7 @@ impl Source {
                 1 << 16,
                 File::open(path).map_err(|e| SourceError::new(self, &e))?,
             )),
-            Source::Text(bytes) => Box::new(Cursor::new(bytes.clone())),
+            Source::Text(bytes) => Box::new(Cursor::new(Arc::clone(bytes))),
         };
         Ok(ReaderBuilder::new().encoding(encoding).build(input))
     }
