@@ -91,6 +91,7 @@ def check(
     select: Optional[Sequence[str]] = None,
     ignore: Optional[Sequence[str]] = None,
     threads: Optional[int] = None,
+    shard: Optional[str] = None,
 ) -> Report:
     """Checks the games of ``source``; the findings in input order and the totals."""
 
