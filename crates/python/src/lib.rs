@@ -24,6 +24,7 @@ mod py_values;
 mod rewrite;
 mod run;
 mod source;
+mod stream;
 
 use pyo3::prelude::*;
 
@@ -36,4 +37,6 @@ mod _planilla {
     use crate::rewrite::{Fixed, convert, fix};
     #[pymodule_export]
     use crate::run::{Report, check};
+    #[pymodule_export]
+    use crate::stream::{Findings, iter_check};
 }

@@ -3,7 +3,7 @@
 
 use crate::options::{self, Filter};
 use crate::py_values::{self, Totals};
-use crate::source::{Source, SourceError};
+use crate::source::{GameReader, Source, SourceError};
 use planilla_parser::{Encoding, Game};
 use planilla_validator::{Checker, Config, Finding};
 use pyo3::exceptions::PyValueError;
@@ -97,6 +97,44 @@ impl Shard {
     }
 }
 
+/// What a call to `check` or `iter_check` asked for, read from its arguments.
+pub struct Job {
+    /// The sources, in order.
+    pub sources: Vec<Source>,
+    settings: Settings,
+    shard: Option<Shard>,
+    /// Which findings are reported.
+    pub filter: Filter,
+    workers: Workers,
+}
+
+impl Job {
+    /// The job of `check`'s arguments.
+    ///
+    /// # Errors
+    ///
+    /// `ValueError` for an unknown option value, `TypeError` for a source of another type.
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
+    pub fn new(
+        source: &Bound<'_, PyAny>,
+        rules: &str,
+        lang: &str,
+        encoding: &str,
+        select: Option<Vec<String>>,
+        ignore: Option<Vec<String>>,
+        threads: Option<usize>,
+        shard: Option<&str>,
+    ) -> PyResult<Job> {
+        Ok(Job {
+            settings: Settings::new(rules, lang, encoding)?,
+            filter: Filter::new(select, ignore)?,
+            shard: shard.map(Shard::parse).transpose()?,
+            sources: Source::all(source)?,
+            workers: Workers::new(threads)?,
+        })
+    }
+}
+
 /// Checks PGN games and reports findings.
 ///
 /// `source` is PGN text (`bytes` or `str`), a path (`os.PathLike`), or a list of paths.
@@ -120,16 +158,22 @@ pub fn check(
     threads: Option<usize>,
     shard: Option<&str>,
 ) -> PyResult<Report> {
-    let settings = Settings::new(rules, lang, encoding)?;
-    let filter = Filter::new(select, ignore)?;
-    let shard = shard.map(Shard::parse).transpose()?;
-    let sources = Source::all(source)?;
-    let workers = Workers::new(threads)?;
-    let (reported, totals) =
-        py.detach(|| check_all(&sources, settings, shard, &filter, &workers))?;
+    let job = Job::new(
+        source, rules, lang, encoding, select, ignore, threads, shard,
+    )?;
+    let mut batches = Batches::new(job);
+    let (reported, totals) = py.detach(|| -> Result<_, SourceError> {
+        let mut reported: Vec<Vec<Finding>> = vec![Vec::new(); batches.job().sources.len()];
+        let mut totals = Totals::default();
+        while let Some((i, results)) = batches.next_batch()? {
+            reported[i].extend(totals.add(results, &batches.job().filter));
+        }
+        totals.files = batches.opened();
+        Ok((reported, totals))
+    })?;
     let findings = PyList::empty(py);
-    for (i, list) in reported.iter().enumerate() {
-        let name = sources[i].name();
+    for (source, list) in batches.job().sources.iter().zip(&reported) {
+        let name = source.name();
         for f in list {
             findings.append(py_values::finding(py, &name, f)?)?;
         }
@@ -166,69 +210,103 @@ impl Workers {
     }
 }
 
-/// Checks every source in order: the findings `filter` keeps, source by source, and the
-/// totals.
-fn check_all(
-    sources: &[Source],
-    settings: Settings,
-    shard: Option<Shard>,
-    filter: &Filter,
-    workers: &Workers,
-) -> Result<(Vec<Vec<Finding>>, Totals), SourceError> {
-    let mut totals = Totals::default();
-    let mut reported = Vec::with_capacity(sources.len());
-    for source in sources {
+/// The findings and plies of a game checked; `None` for a game of another shard.
+pub type Checked = Option<(Vec<Finding>, u64)>;
+
+impl Totals {
+    /// Counts the games of `results` and the findings `filter` keeps, and returns those.
+    pub fn add(&mut self, results: Vec<Checked>, filter: &Filter) -> Vec<Finding> {
         let mut kept = Vec::new();
-        totals.files += 1;
-        for_each_batch(source, settings, shard, workers, |games| {
-            for (findings, plies) in games.into_iter().flatten() {
-                totals.games += 1;
-                totals.plies += plies;
-                for f in findings.into_iter().filter(|f| filter.keeps(f.code)) {
-                    totals.count(f.severity());
-                    kept.push(f);
-                }
+        for (findings, plies) in results.into_iter().flatten() {
+            self.games += 1;
+            self.plies += plies;
+            for f in findings.into_iter().filter(|f| filter.keeps(f.code)) {
+                self.count(f.severity());
+                kept.push(f);
             }
-        })?;
-        reported.push(kept);
+        }
+        kept
     }
-    Ok((reported, totals))
 }
 
-/// The findings and plies of a game checked; `None` for a game of another shard.
-type Checked = Option<(Vec<Finding>, u64)>;
+/// The games of a job's sources, one source after another, read and checked a batch at a
+/// time on the job's workers.
+pub struct Batches {
+    job: Job,
+    /// The index of the source being read, and its reader.
+    reader: Option<(usize, GameReader)>,
+    /// The sources opened so far.
+    opened: usize,
+    /// The games of a batch, reused from batch to batch as the reader's caller should.
+    batch: Vec<Game>,
+    /// The calling thread's checker, kept from batch to batch (`Workers::Caller`).
+    caller: Checker,
+}
 
-/// Reads `source` a batch of games at a time, checks each batch on `workers`, and hands
-/// `on` each game's result in input order.
-fn for_each_batch(
-    source: &Source,
-    settings: Settings,
-    shard: Option<Shard>,
-    workers: &Workers,
-    mut on: impl FnMut(Vec<Checked>),
-) -> Result<(), SourceError> {
-    let mut reader = source.open(settings.encoding)?;
-    // The games of a batch, reused from batch to batch as the reader's caller should.
-    let mut batch: Vec<Game> = Vec::new();
-    let mut done = false;
-    // The calling thread's checker, kept from batch to batch (`Workers::Caller`).
-    let mut caller = Checker::new(settings.config);
-    while !done {
-        let (mut count, mut bytes) = (0, 0);
-        while count < BATCH_GAMES && bytes < BATCH_BYTES {
-            if batch.len() == count {
-                batch.push(Game::new());
-            }
-            let read = reader
-                .read_game(&mut batch[count])
-                .map_err(|e| SourceError::reading(source, &e))?;
-            if !read {
-                done = true;
-                break;
-            }
-            bytes += batch[count].bytes().len();
-            count += 1;
+impl Batches {
+    /// Nothing read yet.
+    pub fn new(job: Job) -> Batches {
+        Batches {
+            caller: Checker::new(job.settings.config),
+            job,
+            reader: None,
+            opened: 0,
+            batch: Vec::new(),
         }
+    }
+
+    /// What is read and how.
+    pub fn job(&self) -> &Job {
+        &self.job
+    }
+
+    /// The sources opened so far: the summary's `files`.
+    pub fn opened(&self) -> u64 {
+        self.opened as u64
+    }
+
+    /// The results of the next batch, in input order, with the index of their source;
+    /// `None` after the last source.
+    ///
+    /// # Errors
+    ///
+    /// A source that cannot be opened or read to its end.
+    pub fn next_batch(&mut self) -> Result<Option<(usize, Vec<Checked>)>, SourceError> {
+        loop {
+            let Some((index, reader)) = &mut self.reader else {
+                let Some(source) = self.job.sources.get(self.opened) else {
+                    return Ok(None);
+                };
+                self.reader = Some((self.opened, source.open(self.job.settings.encoding)?));
+                self.opened += 1;
+                continue;
+            };
+            let index = *index;
+            let source = &self.job.sources[index];
+            let (mut count, mut bytes) = (0, 0);
+            while count < BATCH_GAMES && bytes < BATCH_BYTES {
+                if self.batch.len() == count {
+                    self.batch.push(Game::new());
+                }
+                let read = reader
+                    .read_game(&mut self.batch[count])
+                    .map_err(|e| SourceError::reading(source, &e))?;
+                if !read {
+                    self.reader = None;
+                    break;
+                }
+                bytes += self.batch[count].bytes().len();
+                count += 1;
+            }
+            if count > 0 {
+                return Ok(Some((index, self.check(count))));
+            }
+        }
+    }
+
+    /// Checks the first `count` games of the batch.
+    fn check(&mut self, count: usize) -> Vec<Checked> {
+        let (config, shard) = (self.job.settings.config, self.job.shard);
         let check = |checker: &mut Checker, game: &Game| -> Checked {
             if shard.is_some_and(|s| !s.keeps(game.index())) {
                 return None;
@@ -237,21 +315,19 @@ fn for_each_batch(
             let stats = checker.check(game, &mut findings);
             Some((findings, stats.plies))
         };
-        let games = &batch[..count];
-        let results = match workers {
-            Workers::Caller => games.iter().map(|g| check(&mut caller, g)).collect(),
+        let games = &self.batch[..count];
+        match &self.job.workers {
+            Workers::Caller => games.iter().map(|g| check(&mut self.caller, g)).collect(),
             Workers::Pool(pool) => pool.install(|| {
                 games
                     .par_iter()
-                    .map_init(|| Checker::new(settings.config), check)
+                    .map_init(|| Checker::new(config), check)
                     .collect()
             }),
             Workers::Global => games
                 .par_iter()
-                .map_init(|| Checker::new(settings.config), check)
+                .map_init(|| Checker::new(config), check)
                 .collect(),
-        };
-        on(results);
+        }
     }
-    Ok(())
 }

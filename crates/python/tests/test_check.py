@@ -28,7 +28,12 @@ def cli_check(args, paths, stdin=None):
 
 
 def python_check(source, **keywords):
+    """check's findings and summary, after proving that iter_check yields the same."""
     report = planilla.check(source, **keywords)
+    findings = planilla.iter_check(source, **keywords)
+    assert findings.summary is None
+    assert list(findings) == report.findings
+    assert findings.summary == report.summary
     return [*report.findings, report.summary]
 
 
@@ -87,6 +92,10 @@ def test_an_unreadable_path_is_an_os_error_with_the_binary_s_message():
     assert str(raised.value) == message
     with pytest.raises(FileNotFoundError, match="^missing.pgn: no such file"):
         planilla.check([relative(CHECK_CORPUS[0]), "missing.pgn"])
+    findings = planilla.iter_check([relative(CHECK_CORPUS[1]), "missing.pgn"])
+    assert next(findings)["file"] == relative(CHECK_CORPUS[1])
+    with pytest.raises(FileNotFoundError, match="^missing.pgn: no such file"):
+        list(findings)
     with pytest.raises(IsADirectoryError, match="^corpora: cannot read: .*(?i:is a directory)"):
         planilla.check(Path("corpora"))
 

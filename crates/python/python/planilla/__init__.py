@@ -4,6 +4,16 @@ The work is done by the Rust library crates of planilla (the extension module
 ``planilla._planilla``); this package only names what it offers. See docs/python.md.
 """
 
-from ._planilla import Fixed, Games, Report, check, convert, fix, games
+from ._planilla import Findings, Fixed, Games, Report, check, convert, fix, games, iter_check
 
-__all__ = ["Fixed", "Games", "Report", "check", "convert", "fix", "games"]
+__all__ = [
+    "Findings",
+    "Fixed",
+    "Games",
+    "Report",
+    "check",
+    "convert",
+    "fix",
+    "games",
+    "iter_check",
+]

@@ -76,6 +76,14 @@ class Fixed:
     @property
     def rejected(self) -> List[bytes]: ...
 
+class Findings(Iterator[Finding]):
+    """The findings of ``iter_check``, checked as they are asked for."""
+
+    def __iter__(self) -> "Findings": ...
+    def __next__(self) -> Finding: ...
+    @property
+    def summary(self) -> Optional[Summary]: ...
+
 class Games(Iterator[GameRecord]):
     """The games of a source, read as they are needed."""
 
@@ -94,6 +102,19 @@ def check(
     shard: Optional[str] = None,
 ) -> Report:
     """Checks the games of ``source``; the findings in input order and the totals."""
+
+def iter_check(
+    source: Source,
+    *,
+    rules: str = "fide-2023",
+    lang: str = "auto",
+    encoding: str = "auto",
+    select: Optional[Sequence[str]] = None,
+    ignore: Optional[Sequence[str]] = None,
+    threads: Optional[int] = None,
+    shard: Optional[str] = None,
+) -> Findings:
+    """``check``'s findings one at a time, a batch of games checked ahead; then ``summary``."""
 
 def convert(
     pgn: Union[bytes, str],

@@ -1,0 +1,121 @@
+//! `planilla.iter_check`: `check`'s findings handed over one at a time, a batch of games
+//! read and checked ahead, so that memory stays that of one batch however many findings
+//! a large corpus has.
+
+use crate::py_values::{self, Totals};
+use crate::run::{Batches, Job};
+use crate::source::SourceError;
+use planilla_validator::Finding;
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+/// Where the iteration is.
+struct State {
+    batches: Batches,
+    /// Findings of the last batch not handed over yet, with their source's index.
+    pending: VecDeque<(usize, Finding)>,
+    totals: Totals,
+    /// Whether the last source was read to its end.
+    finished: bool,
+}
+
+impl State {
+    /// The next finding, reading and checking batches until one has a finding; `None`
+    /// after the last.
+    fn next_finding(&mut self) -> Result<Option<(usize, Finding)>, SourceError> {
+        while self.pending.is_empty() && !self.finished {
+            match self.batches.next_batch()? {
+                Some((i, results)) => {
+                    let kept = self.totals.add(results, &self.batches.job().filter);
+                    self.pending.extend(kept.into_iter().map(|f| (i, f)));
+                }
+                None => {
+                    self.totals.files = self.batches.opened();
+                    self.finished = true;
+                }
+            }
+        }
+        Ok(self.pending.pop_front())
+    }
+}
+
+/// An iterator over findings: see `iter_check`.
+#[pyclass(module = "planilla")]
+pub struct Findings {
+    state: Mutex<State>,
+}
+
+#[pymethods]
+impl Findings {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let next = py.detach(|| {
+            self.state
+                .lock()
+                .map(|mut state| {
+                    let next = state.next_finding()?;
+                    Ok::<_, SourceError>(
+                        next.map(|(i, f)| (state.batches.job().sources[i].name(), f)),
+                    )
+                })
+                .map_err(|_| ())
+        });
+        // A lock poisoned by a panic on an earlier batch: the reader's state is unknown.
+        let next = next.map_err(|()| {
+            PyRuntimeError::new_err("this iterator failed on an earlier game and cannot go on")
+        })??;
+        next.map(|(name, f)| py_values::finding(py, &name, &f))
+            .transpose()
+    }
+
+    /// The summary (a dict, as `check`'s) once every finding was handed over; `None`
+    /// before.
+    #[getter]
+    fn summary<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let state = self
+            .state
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("this iterator failed on an earlier game"))?;
+        let done = state.finished && state.pending.is_empty();
+        done.then(|| state.totals.to_dict(py)).transpose()
+    }
+}
+
+/// Checks PGN games and yields the findings one at a time, in input order.
+///
+/// The arguments are `check`'s. Games are read and checked a batch at a time (on
+/// `threads` threads, the interpreter lock released) as the findings are asked for, so
+/// memory stays bounded whatever the input's size. Once the iterator is exhausted, its
+/// `summary` holds the totals (before, `None`). A file that cannot be read raises
+/// `OSError` when the iteration reaches it.
+#[pyfunction]
+#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
+pub fn iter_check(
+    source: &Bound<'_, PyAny>,
+    rules: &str,
+    lang: &str,
+    encoding: &str,
+    select: Option<Vec<String>>,
+    ignore: Option<Vec<String>>,
+    threads: Option<usize>,
+    shard: Option<&str>,
+) -> PyResult<Findings> {
+    let job = Job::new(
+        source, rules, lang, encoding, select, ignore, threads, shard,
+    )?;
+    Ok(Findings {
+        state: Mutex::new(State {
+            batches: Batches::new(job),
+            pending: VecDeque::new(),
+            totals: Totals::default(),
+            finished: false,
+        }),
+    })
+}
