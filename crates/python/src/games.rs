@@ -5,11 +5,11 @@
 use crate::py_values;
 use crate::run::Settings;
 use crate::source::{GameReader, Source, SourceError};
+use crate::stream::next_detached;
 use planilla_core::san::Lang;
 use planilla_core::{Position, Validation};
 use planilla_parser::{Game, TokenKind};
 use planilla_validator::{Checker, Code, Finding, PlayedMove};
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::Mutex;
@@ -161,16 +161,7 @@ impl Games {
     }
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let next = py.detach(|| {
-            self.cursor
-                .lock()
-                .map(|mut cursor| cursor.next_game())
-                .map_err(|_| ())
-        });
-        // A lock poisoned by a panic on an earlier game: the reader's state is unknown.
-        let record = next.map_err(|()| {
-            PyRuntimeError::new_err("this iterator failed on an earlier game and cannot go on")
-        })??;
+        let record = next_detached(py, &self.cursor, Cursor::next_game)?;
         record.map(|r| to_dict(py, r)).transpose()
     }
 }

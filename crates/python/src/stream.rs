@@ -42,6 +42,25 @@ impl State {
     }
 }
 
+/// The next item of an iterator whose state is behind `state`: `next` runs with the
+/// interpreter lock released (it reads and checks games), the mutex held.
+///
+/// # Errors
+///
+/// What `next` fails with, and a `RuntimeError` when a panic on an earlier item poisoned
+/// the lock (the reader's state is then unknown).
+pub fn next_detached<S: Send, T: Send>(
+    py: Python<'_>,
+    state: &Mutex<S>,
+    next: impl FnOnce(&mut S) -> Result<Option<T>, SourceError> + Send,
+) -> PyResult<Option<T>> {
+    let result = py.detach(|| state.lock().map(|mut s| next(&mut s)).map_err(|_| ()));
+    let next = result.map_err(|()| {
+        PyRuntimeError::new_err("this iterator failed on an earlier game and cannot go on")
+    })?;
+    Ok(next?)
+}
+
 /// An iterator over findings: see `iter_check`.
 #[pyclass(module = "planilla")]
 pub struct Findings {
@@ -55,21 +74,10 @@ impl Findings {
     }
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let next = py.detach(|| {
-            self.state
-                .lock()
-                .map(|mut state| {
-                    let next = state.next_finding()?;
-                    Ok::<_, SourceError>(
-                        next.map(|(i, f)| (state.batches.job().sources[i].name(), f)),
-                    )
-                })
-                .map_err(|_| ())
-        });
-        // A lock poisoned by a panic on an earlier batch: the reader's state is unknown.
-        let next = next.map_err(|()| {
-            PyRuntimeError::new_err("this iterator failed on an earlier game and cannot go on")
-        })??;
+        let next = next_detached(py, &self.state, |state| {
+            let next = state.next_finding()?;
+            Ok(next.map(|(i, f)| (state.batches.job().sources[i].name(), f)))
+        })?;
         next.map(|(name, f)| py_values::finding(py, &name, &f))
             .transpose()
     }
