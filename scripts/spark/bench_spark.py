@@ -54,9 +54,12 @@ def main():
             path.write_bytes(cycle)
         large.append(str(path))
     small = [str(Path(args.corpora) / "real" / "benchmark.pgn")]
-    env = {**os.environ, "PYSPARK_PYTHON": sys.executable}
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "SPARK_LOCAL_IP": "127.0.0.1"}
     submit = [str(Path(sys.executable).parent / "spark-submit"), "--master", "local[2]",
-              "--conf", "spark.ui.enabled=false", str(HERE / "check_corpus.py"),
+              "--conf", "spark.ui.enabled=false",
+              # The driver and executors on the loopback address only.
+              "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
+              str(HERE / "check_corpus.py"),
               "--output", str(out / "findings.parquet")]
     cli = [args.planilla, "check", "--no-config", "--format", "jsonl", "--fail-on", "never"]
     rows = []

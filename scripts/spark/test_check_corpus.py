@@ -28,6 +28,10 @@ def spark():
         SparkSession.builder.master("local[2]")
         .appName("planilla check test")
         .config("spark.ui.enabled", "false")
+        # Everything on the loopback address: the driver and its executors talk to no
+        # other interface of the machine.
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.sql.shuffle.partitions", "2")
         .getOrCreate()
     )
