@@ -9,7 +9,7 @@ use pyo3::exceptions::{
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use std::fs::File;
-use std::io::{self, BufReader, Cursor, Read};
+use std::io::{self, BufRead, BufReader, Cursor, Read};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -74,10 +74,24 @@ impl Source {
     /// A file that cannot be opened, as [`SourceError`].
     pub fn open(&self, encoding: Encoding) -> Result<GameReader, SourceError> {
         let input: Box<dyn Read + Send> = match self {
-            Source::File(path) => Box::new(BufReader::with_capacity(
-                1 << 16,
-                File::open(path).map_err(|e| SourceError::new(self, &e))?,
-            )),
+            Source::File(path) => {
+                let file = File::open(path).map_err(|e| SourceError::new(self, &e))?;
+                let mut input = BufReader::with_capacity(1 << 16, file);
+                let start = input
+                    .fill_buf()
+                    .map_err(|e| SourceError::reading(self, &e))?;
+                if let Some(format) = compression(start) {
+                    return Err(SourceError {
+                        kind: io::ErrorKind::InvalidData,
+                        message: format!(
+                            "{}: {format}-compressed input is not read here: decompress it \
+                             and pass the bytes, or run the planilla binary",
+                            self.name()
+                        ),
+                    });
+                }
+                Box::new(input)
+            }
             Source::Text(bytes) => Box::new(Cursor::new(Arc::clone(bytes))),
         };
         Ok(ReaderBuilder::new().encoding(encoding).build(input))
@@ -118,6 +132,17 @@ impl From<SourceError> for PyErr {
             io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(e.message),
             _ => PyOSError::new_err(e.message),
         }
+    }
+}
+
+/// The compression whose magic bytes `start` begins with (the formats the binary reads
+/// and this package does not: its decoders are the binary's dependencies).
+fn compression(start: &[u8]) -> Option<&'static str> {
+    match start {
+        [0x28, 0xb5, 0x2f, 0xfd, ..] => Some("zstd"),
+        [0x1f, 0x8b, ..] => Some("gzip"),
+        [b'B', b'Z', b'h', b'1'..=b'9', ..] => Some("bzip2"),
+        _ => None,
     }
 }
 

@@ -142,3 +142,22 @@ def test_shards_are_the_binary_s_and_split_the_games_exactly():
     for bad in ["3/3", "1", "a/b", "0/0"]:
         with pytest.raises(ValueError, match=f"^bad shard '{bad}': write K/N"):
             planilla.check(b"", shard=bad)
+
+
+def test_a_compressed_file_is_refused_not_misread(tmp_path):
+    import bz2
+    import gzip
+
+    data = CHECK_CORPUS[0].read_bytes()
+    files = {
+        "gzip": gzip.compress(data),
+        "bzip2": bz2.compress(data),
+        # zstd's magic number: Python has no zstd module before 3.14.
+        "zstd": b"\x28\xb5\x2f\xfd" + data,
+    }
+    for kind, compressed in files.items():
+        path = tmp_path / f"games.pgn.{kind}"
+        path.write_bytes(compressed)
+        for call in (planilla.check, planilla.games, planilla.iter_check):
+            with pytest.raises(OSError, match=f"^{path}: {kind}-compressed input is not read here"):
+                list(call(path)) if call is not planilla.check else call(path)
