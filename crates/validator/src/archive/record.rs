@@ -1,0 +1,405 @@
+//! The per-game record: a few fixed-size keys the judge keeps in memory, and the
+//! details (moves, tags, place) it reads back only for games whose keys repeat.
+//!
+//! The record is built in the worker that checked the game, so the work of hashing and
+//! encoding is spread over the threads; the thread that hands results on in input order
+//! only stores it.
+
+use planilla_core::{Move, Position, Validation};
+use planilla_parser::Game;
+
+/// The slots of a record's keys, one per question the judge asks.
+pub(crate) const SLOTS: usize = 5;
+/// Same start position and main line: `duplicate-game`.
+pub(crate) const LINE: usize = 0;
+/// Same White and Black: `truncated-copy`, `conflicting-copies`.
+pub(crate) const PAIR: usize = 1;
+/// Same Event, Round and White: `round-conflict`.
+pub(crate) const WHITE_IN_ROUND: usize = 2;
+/// Same Event, Round and Black: `round-conflict`.
+pub(crate) const BLACK_IN_ROUND: usize = 3;
+/// Same Event, Round and Board: `round-conflict`.
+pub(crate) const BOARD_IN_ROUND: usize = 4;
+
+/// What the judge needs of one game: computed from the game and its replayed main line
+/// by whoever checked it, and fed to an [`Archive`](super::Archive) in input order.
+///
+/// ```
+/// use planilla_parser::Game;
+/// use planilla_validator::Checker;
+/// use planilla_validator::archive::GameRecord;
+///
+/// let game = Game::from_bytes("[White \"Carlsen, M.\"]\n[Black \"Caruana,F\"]\n\n1. e4 e5 *", Default::default());
+/// let (mut findings, mut main_line) = (Vec::new(), Vec::new());
+/// Checker::default().check_main_line(&game, &mut findings, &mut main_line);
+/// let record = GameRecord::new(&game, &main_line);
+/// assert_eq!(record.plies(), 2);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The keys of each slot; 0 where the game has none (a name or round unknown).
+    pub(crate) keys: [u64; SLOTS],
+    /// Each player's FideId and normalised name, where both are known.
+    pub(crate) identities: [Option<(u64, u64)>; 2],
+    /// Event and Round, for `--shard-by moves` (0: unknown).
+    pub(crate) round: u64,
+    /// The key of the game's home shard under `--shard-by moves`.
+    home: u64,
+    /// The details, encoded (see [`Detail`]).
+    pub(crate) detail: Vec<u8>,
+    plies: u32,
+}
+
+impl GameRecord {
+    /// The record of `game`, whose main line replayed as `main_line` (the moves
+    /// [`Checker::check_main_line`](crate::Checker::check_main_line) leaves).
+    pub fn new(game: &Game, main_line: &[Move]) -> GameRecord {
+        let moves: Vec<u16> = main_line.iter().map(move_code).collect();
+        let start = start_key(game);
+        let tags: Vec<(String, String)> = game
+            .tag_pairs()
+            .map(|(name, value)| (name.into_owned(), value.into_owned()))
+            .collect();
+        let first = game
+            .tags()
+            .first()
+            .map_or(0, |t| game.tokens()[t.token as usize].start as usize);
+        let detail = Detail {
+            index: game.index(),
+            caller_key: 0,
+            line: game.location(first).line,
+            start,
+            moves,
+            tags,
+        };
+        let facts = Facts::of(&detail);
+        let mut line = Hasher::new(1);
+        line.u64(start);
+        for &m in &detail.moves {
+            line.u64(u64::from(m));
+        }
+        // An empty main line (a game not played, a forfeit) copies nothing.
+        let line = line.finish();
+        let keys = [
+            if detail.moves.is_empty() { 0 } else { line },
+            facts.pair_key(),
+            facts.in_round(&facts.white),
+            facts.in_round(&facts.black),
+            facts.in_round_key(4, &facts.board),
+        ];
+        let identities = [
+            facts.identity(&facts.white, facts.white_fide),
+            facts.identity(&facts.black, facts.black_fide),
+        ];
+        let round = facts.round_key();
+        let plies = detail.moves.len() as u32;
+        let home = if keys[PAIR] != 0 { keys[PAIR] } else { line };
+        GameRecord {
+            keys,
+            home,
+            identities,
+            round,
+            detail: detail.encode(),
+            plies,
+        }
+    }
+
+    /// Attaches a number of the caller's to the game (the binary's content key, for
+    /// baselines), given back with the game's findings as [`ArchiveFinding::caller_key`](super::ArchiveFinding::caller_key).
+    pub fn set_caller_key(&mut self, key: u64) {
+        self.detail[8..16].copy_from_slice(&key.to_le_bytes());
+    }
+
+    /// Half-moves of the main line that replayed.
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// Keeps only what shard `k` of `n` judges under `--shard-by moves`, and says
+    /// whether the game belongs to that shard at all, and whether it is the game's
+    /// home shard (the one that reports its own findings).
+    ///
+    /// Every kind of copy lands in one shard: duplicates by their main line (the same
+    /// in every copy), truncated and conflicting copies by their players, round
+    /// conflicts by their Event and Round. A game is in up to three shards, one per
+    /// question; its home is its players' shard (its main line's when a name is
+    /// unknown). `player-identity` is judged by no shard: see [`Shard`].
+    pub fn shard(&mut self, shard: Shard) -> ShardRole {
+        let of = |key: u64| key != 0 && key % shard.n == shard.k;
+        let home = of(self.home);
+        let keep = [
+            of(self.keys[LINE]),
+            of(self.keys[PAIR]),
+            of(self.round),
+            of(self.round),
+            of(self.round),
+        ];
+        for (key, keep) in self.keys.iter_mut().zip(keep) {
+            if !keep {
+                *key = 0;
+            }
+        }
+        self.identities = [None, None];
+        ShardRole {
+            judged: keep.iter().any(|&k| k),
+            home,
+        }
+    }
+}
+
+/// One shard of `n` by the `--shard-by moves` keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, below `n`.
+    pub k: u64,
+    /// How many shards.
+    pub n: u64,
+}
+
+/// What a shard does with a game (see [`GameRecord::shard`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShardRole {
+    /// Some archive question about the game is judged in this shard.
+    pub judged: bool,
+    /// This shard is the game's home: it reports the game's own findings.
+    pub home: bool,
+}
+
+/// A move as 16 bits: from, to (the king's destination for castling) and promotion,
+/// which tell apart every legal move of a position.
+fn move_code(m: &Move) -> u16 {
+    let promotion = m.promotion().map_or(0, |r| r.index() as u16 + 1);
+    (m.from().index() as u16) | (m.to().index() as u16) << 6 | promotion << 12
+}
+
+/// The key of the game's start: the standard position's, or its FEN's position (the
+/// move counters left out); an unreadable FEN is keyed by its text.
+fn start_key(game: &Game) -> u64 {
+    match game.tag("FEN") {
+        None => Position::new().zobrist(),
+        Some(fen) => match Position::from_fen(&fen, Validation::Relaxed) {
+            Ok(pos) => pos.zobrist(),
+            Err(_) => {
+                let mut h = Hasher::new(2);
+                h.bytes(fen.trim().as_bytes());
+                h.finish()
+            }
+        },
+    }
+}
+
+/// What the judge reads back of a game: where it is, its start and main line, and its
+/// tags as written (decoded).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Detail {
+    pub(crate) index: u64,
+    /// See [`GameRecord::set_caller_key`]; encoded right after `index`.
+    pub(crate) caller_key: u64,
+    pub(crate) line: u64,
+    pub(crate) start: u64,
+    pub(crate) moves: Vec<u16>,
+    pub(crate) tags: Vec<(String, String)>,
+}
+
+impl Detail {
+    /// The bytes of the detail: fixed-width little-endian numbers, strings as length
+    /// and UTF-8.
+    fn encode(&self) -> Vec<u8> {
+        let text: usize = self.tags.iter().map(|(n, v)| n.len() + v.len() + 8).sum();
+        let mut b = Vec::with_capacity(32 + 2 * self.moves.len() + text);
+        b.extend_from_slice(&self.index.to_le_bytes());
+        b.extend_from_slice(&self.caller_key.to_le_bytes());
+        b.extend_from_slice(&self.line.to_le_bytes());
+        b.extend_from_slice(&self.start.to_le_bytes());
+        b.extend_from_slice(&(self.moves.len() as u32).to_le_bytes());
+        for m in &self.moves {
+            b.extend_from_slice(&m.to_le_bytes());
+        }
+        b.extend_from_slice(&(self.tags.len() as u32).to_le_bytes());
+        for (name, value) in &self.tags {
+            for s in [name, value] {
+                b.extend_from_slice(&(s.len() as u32).to_le_bytes());
+                b.extend_from_slice(s.as_bytes());
+            }
+        }
+        b
+    }
+
+    /// Reads what [`Detail::encode`] wrote; `None` for bytes it did not write.
+    pub(crate) fn decode(mut b: &[u8]) -> Option<Detail> {
+        let index = take_u64(&mut b)?;
+        let caller_key = take_u64(&mut b)?;
+        let line = take_u64(&mut b)?;
+        let start = take_u64(&mut b)?;
+        let n = take_u32(&mut b)? as usize;
+        let moves = (0..n)
+            .map(|_| take(&mut b, 2).map(|m| u16::from_le_bytes([m[0], m[1]])))
+            .collect::<Option<Vec<u16>>>()?;
+        let n = take_u32(&mut b)? as usize;
+        let mut tags = Vec::with_capacity(n.min(64));
+        for _ in 0..n {
+            let mut text = || {
+                let len = take_u32(&mut b)? as usize;
+                String::from_utf8(take(&mut b, len)?.to_vec()).ok()
+            };
+            tags.push((text()?, text()?));
+        }
+        Some(Detail {
+            index,
+            caller_key,
+            line,
+            start,
+            moves,
+            tags,
+        })
+    }
+
+    /// The value of the first tag of this name.
+    pub(crate) fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn take<'b>(b: &mut &'b [u8], n: usize) -> Option<&'b [u8]> {
+    if b.len() < n {
+        return None;
+    }
+    let (head, rest) = b.split_at(n);
+    *b = rest;
+    Some(head)
+}
+
+fn take_u32(b: &mut &[u8]) -> Option<u32> {
+    take(b, 4).map(|s| u32::from_le_bytes(s.try_into().expect("4 bytes")))
+}
+
+fn take_u64(b: &mut &[u8]) -> Option<u64> {
+    take(b, 8).map(|s| u64::from_le_bytes(s.try_into().expect("8 bytes")))
+}
+
+/// The tags the judge compares, normalised: empty where unknown.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Facts {
+    pub(crate) white: String,
+    pub(crate) black: String,
+    pub(crate) event: String,
+    pub(crate) round: String,
+    pub(crate) board: String,
+    pub(crate) white_fide: Option<u64>,
+    pub(crate) black_fide: Option<u64>,
+}
+
+impl Facts {
+    /// The normalised tags of a game's details.
+    pub(crate) fn of(d: &Detail) -> Facts {
+        let fide = |name: &str| {
+            d.tag(name)
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .filter(|&id| id != 0)
+        };
+        Facts {
+            white: d.tag("White").map(normalise).unwrap_or_default(),
+            black: d.tag("Black").map(normalise).unwrap_or_default(),
+            event: d.tag("Event").map(normalise).unwrap_or_default(),
+            round: d.tag("Round").map(known_round).unwrap_or_default(),
+            board: d.tag("Board").map(known_round).unwrap_or_default(),
+            white_fide: fide("WhiteFideId"),
+            black_fide: fide("BlackFideId"),
+        }
+    }
+
+    /// Whether Event and Round are both known: only then can two games be in one round.
+    pub(crate) fn round_known(&self) -> bool {
+        !self.event.is_empty() && !self.round.is_empty()
+    }
+
+    fn pair_key(&self) -> u64 {
+        if self.white.is_empty() || self.black.is_empty() {
+            return 0;
+        }
+        let mut h = Hasher::new(3);
+        h.bytes(self.white.as_bytes());
+        h.bytes(self.black.as_bytes());
+        h.finish()
+    }
+
+    fn round_key(&self) -> u64 {
+        self.in_round_key(5, "-")
+    }
+
+    fn in_round(&self, player: &str) -> u64 {
+        self.in_round_key(6, player)
+    }
+
+    fn in_round_key(&self, salt: u64, what: &str) -> u64 {
+        if !self.round_known() || what.is_empty() {
+            return 0;
+        }
+        let mut h = Hasher::new(salt);
+        h.bytes(self.event.as_bytes());
+        h.bytes(self.round.as_bytes());
+        h.bytes(what.as_bytes());
+        h.finish()
+    }
+
+    fn identity(&self, name: &str, fide: Option<u64>) -> Option<(u64, u64)> {
+        let fide = fide?;
+        if name.is_empty() {
+            return None;
+        }
+        let mut h = Hasher::new(7);
+        h.bytes(name.as_bytes());
+        Some((fide, h.finish()))
+    }
+}
+
+/// A name, event or similar compared without case, spaces and punctuation: its letters
+/// and digits, lower case ("Carlsen, M." and "carlsen m" are one). `?` becomes empty.
+pub(crate) fn normalise(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A Round or Board value, trimmed; empty for the values that say it is unknown.
+fn known_round(text: &str) -> String {
+    match text.trim() {
+        "" | "?" | "-" => String::new(),
+        known => known.to_string(),
+    }
+}
+
+/// FNV-1a over bytes with the length of each field mixed in, finished by a strong mix:
+/// stable across builds and machines (shards of one archive may be run on several),
+/// never 0 (0 means "no key").
+pub(crate) struct Hasher(u64);
+
+impl Hasher {
+    pub(crate) fn new(salt: u64) -> Hasher {
+        Hasher(0xcbf2_9ce4_8422_2325 ^ salt.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    }
+
+    pub(crate) fn bytes(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        self.u64(bytes.len() as u64);
+    }
+
+    pub(crate) fn u64(&mut self, v: u64) {
+        self.0 = (self.0 ^ v).wrapping_mul(0x0000_0100_0000_01b3);
+        self.0 = self.0.rotate_left(29);
+    }
+
+    pub(crate) fn finish(&self) -> u64 {
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        z.max(1)
+    }
+}
