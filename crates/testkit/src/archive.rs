@@ -238,10 +238,17 @@ impl ArchiveGen {
         game
     }
 
-    /// A game's moves of realistic length from the start, and its result.
+    /// A game's moves of realistic length from the start, and its result. A playout
+    /// that ends on the board within 16 plies is drawn again: a few such short mates
+    /// exist (the fool's mate, 4 plies), and two of them would be no distinct games.
     fn random_line(&mut self) -> (Vec<Move>, &'static str) {
-        let plies = 20 + self.rng.below(141);
-        self.playout(&Position::new(), &[], plies)
+        loop {
+            let plies = 20 + self.rng.below(141);
+            let line = self.playout(&Position::new(), &[], plies);
+            if line.0.len() >= 16 {
+                return line;
+            }
+        }
     }
 
     /// `prefix` played from `start`, then random legal moves up to `plies` in all (at

@@ -2,7 +2,8 @@
 //! details are read back, and each question is decided on the details alone.
 
 use super::record::{
-    BLACK_IN_ROUND, BOARD_IN_ROUND, Detail, Facts, LINE, PAIR, SLOTS, WHITE_IN_ROUND,
+    BLACK_IN_ROUND, BOARD_IN_ROUND, Detail, Facts, LINE, PAIR, PAIR_IN_ROUND, PAIR_OPENING,
+    WHITE_IN_ROUND,
 };
 use super::{Archive, ArchiveFinding};
 use crate::finding::{Code, Finding};
@@ -83,16 +84,23 @@ impl Found {
 
 /// Judges every game of `archive` (see [`Archive::finish`]).
 pub(super) fn judge(mut archive: Archive) -> io::Result<Vec<ArchiveFinding>> {
-    let mut wanted = vec![0u64; archive.keys.len().div_ceil(64)];
-    let lines = groups(&archive.keys, &[LINE], &mut wanted);
-    let pairs = groups(&archive.keys, &[PAIR], &mut wanted);
+    let mut wanted = vec![0u64; archive.keys[0].len().div_ceil(64)];
+    // Each column goes once it is grouped, so that the keys and one sort's entries are
+    // never all in memory at once.
+    let mut column = |slot: usize| std::mem::take(&mut archive.keys[slot]);
+    let lines = groups(&[column(LINE)], &mut wanted);
+    let opening = column(PAIR_OPENING);
+    let mut pairs = short_pairs(&column(PAIR), &opening, &mut wanted);
+    pairs.extend(groups(&[opening], &mut wanted));
+    pairs.extend(groups(&[column(PAIR_IN_ROUND)], &mut wanted));
     let rounds = groups(
-        &archive.keys,
-        &[WHITE_IN_ROUND, BLACK_IN_ROUND, BOARD_IN_ROUND],
+        &[
+            column(WHITE_IN_ROUND),
+            column(BLACK_IN_ROUND),
+            column(BOARD_IN_ROUND),
+        ],
         &mut wanted,
     );
-    // The keys are done with: their memory goes before the details come in.
-    archive.keys = Vec::new();
     let (by_fide, by_name) = identity_groups(&archive.identities, &mut wanted);
 
     let mut loaded = HashMap::new();
@@ -138,24 +146,25 @@ pub(super) fn judge(mut archive: Archive) -> io::Result<Vec<ArchiveFinding>> {
         .collect())
 }
 
-/// The groups of games that share a key in one of `slots` (one key space for them
+/// The groups of games that share a key in one of `columns` (one key space for them
 /// all), each group in input order; marks their games as wanted.
-fn groups(keys: &[[u32; SLOTS]], slots: &[usize], wanted: &mut [u64]) -> Groups {
-    let mut entries: Vec<(u32, u32)> = Vec::new();
-    for (game, keys) in keys.iter().enumerate() {
-        for &slot in slots {
-            if keys[slot] != 0 {
-                entries.push((keys[slot], game as u32));
+fn groups(columns: &[Vec<u32>], wanted: &mut [u64]) -> Groups {
+    // Key and game in one number: a sort of plain integers, the fastest there is.
+    let mut entries: Vec<u64> = Vec::new();
+    for column in columns {
+        for (game, &key) in column.iter().enumerate() {
+            if key != 0 {
+                entries.push(u64::from(key) << 32 | game as u64);
             }
         }
     }
     entries.sort_unstable();
     let mut out = Vec::new();
-    for run in entries.chunk_by(|a, b| a.0 == b.0) {
+    for run in entries.chunk_by(|a, b| a >> 32 == b >> 32) {
         if run.len() < 2 {
             continue;
         }
-        let mut group: Vec<u32> = run.iter().map(|&(_, game)| game).collect();
+        let mut group: Vec<u32> = run.iter().map(|&entry| entry as u32).collect();
         group.dedup();
         if group.len() < 2 {
             continue;
@@ -164,6 +173,31 @@ fn groups(keys: &[[u32; SLOTS]], slots: &[usize], wanted: &mut [u64]) -> Groups 
             wanted[game as usize / 64] |= 1 << (game % 64);
         }
         out.push(group);
+    }
+    out
+}
+
+/// The games of each pair of players that has a game shorter than the opening key's
+/// plies (no [`PAIR_OPENING`] key: a game not played, a relay stopped at once): such a
+/// game may be the start of any game of its players. Few pairs have one, so the pairs
+/// are looked up in a map of theirs.
+fn short_pairs(pairs: &[u32], openings: &[u32], wanted: &mut [u64]) -> Groups {
+    let mut short: HashMap<u32, Vec<u32>> = pairs
+        .iter()
+        .zip(openings)
+        .filter(|&(&pair, &opening)| pair != 0 && opening == 0)
+        .map(|(&pair, _)| (pair, Vec::new()))
+        .collect();
+    for (game, pair) in pairs.iter().enumerate() {
+        if let Some(group) = short.get_mut(pair) {
+            group.push(game as u32);
+        }
+    }
+    let mut out: Groups = short.into_values().filter(|g| g.len() > 1).collect();
+    // The map's order is no input order: the groups are judged in a fixed one.
+    out.sort_unstable();
+    for &game in out.iter().flatten() {
+        wanted[game as usize / 64] |= 1 << (game % 64);
     }
     out
 }
@@ -292,8 +326,8 @@ fn round_conflicts(run: &Run<'_>, group: &[u32], found: &mut Found) {
 /// two names or a name two FideIds: each group's pairs by their first game, in order.
 type IdentityGroups = Vec<Vec<((u64, u64), u32)>>;
 
-fn identity_groups(
-    identities: &HashMap<(u64, u64), u32>,
+fn identity_groups<S>(
+    identities: &HashMap<(u64, u64), u32, S>,
     wanted: &mut [u64],
 ) -> (IdentityGroups, IdentityGroups) {
     let mut pairs: Vec<((u64, u64), u32)> = identities.iter().map(|(&k, &g)| (k, g)).collect();

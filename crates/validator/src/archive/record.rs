@@ -7,19 +7,31 @@
 
 use planilla_core::{Move, Position, Validation};
 use planilla_parser::Game;
+use std::borrow::Cow;
 
 /// The slots of a record's keys, one per question the judge asks.
-pub(crate) const SLOTS: usize = 5;
+pub(crate) const SLOTS: usize = 7;
 /// Same start position and main line: `duplicate-game`.
 pub(crate) const LINE: usize = 0;
-/// Same White and Black: `truncated-copy`, `conflicting-copies`.
-pub(crate) const PAIR: usize = 1;
+/// Same White and Black, start and first [`OPENING`] plies: `truncated-copy`.
+pub(crate) const PAIR_OPENING: usize = 1;
+/// Same Event, Round, White and Black: `conflicting-copies`, and `truncated-copy` of
+/// games shorter than [`OPENING`] plies.
+pub(crate) const PAIR_IN_ROUND: usize = 2;
 /// Same Event, Round and White: `round-conflict`.
-pub(crate) const WHITE_IN_ROUND: usize = 2;
+pub(crate) const WHITE_IN_ROUND: usize = 3;
 /// Same Event, Round and Black: `round-conflict`.
-pub(crate) const BLACK_IN_ROUND: usize = 3;
+pub(crate) const BLACK_IN_ROUND: usize = 4;
 /// Same Event, Round and Board: `round-conflict`.
-pub(crate) const BOARD_IN_ROUND: usize = 4;
+pub(crate) const BOARD_IN_ROUND: usize = 5;
+/// Same White and Black: `truncated-copy` of games shorter than [`OPENING`] plies,
+/// looked up only for the pairs of such games.
+pub(crate) const PAIR: usize = 6;
+
+/// The plies of the opening that a truncated copy shares with the longer game, when it
+/// has that many: the same players meet again and again, and their games' first plies
+/// tell most of them apart, so that few games are read back for nothing.
+pub(crate) const OPENING: usize = 4;
 
 /// What the judge needs of one game: computed from the game and its replayed main line
 /// by whoever checked it, and fed to an [`Archive`](super::Archive) in input order.
@@ -41,8 +53,10 @@ pub struct GameRecord {
     pub(crate) keys: [u64; SLOTS],
     /// Each player's FideId and normalised name, where both are known.
     pub(crate) identities: [Option<(u64, u64)>; 2],
+    /// White and Black, for `--shard-by moves` (0: a name unknown).
+    pair: u64,
     /// Event and Round, for `--shard-by moves` (0: unknown).
-    pub(crate) round: u64,
+    round: u64,
     /// The key of the game's home shard under `--shard-by moves`.
     home: u64,
     /// The details, encoded (see [`Detail`]).
@@ -56,50 +70,61 @@ impl GameRecord {
     pub fn new(game: &Game, main_line: &[Move]) -> GameRecord {
         let moves: Vec<u16> = main_line.iter().map(move_code).collect();
         let start = start_key(game);
-        let tags: Vec<(String, String)> = game
-            .tag_pairs()
-            .map(|(name, value)| (name.into_owned(), value.into_owned()))
-            .collect();
         let first = game
             .tags()
             .first()
             .map_or(0, |t| game.tokens()[t.token as usize].start as usize);
-        let detail = Detail {
-            index: game.index(),
-            caller_key: 0,
-            line: game.location(first).line,
-            start,
-            moves,
-            tags,
-        };
-        let facts = Facts::of(&detail);
+        let facts = Facts::read(|name| game.tag(name));
+        let pair = facts.pair_key();
         let mut line = Hasher::new(1);
         line.u64(start);
-        for &m in &detail.moves {
+        let mut opening = Hasher::new(8);
+        opening.u64(pair);
+        opening.u64(start);
+        for (i, &m) in moves.iter().enumerate() {
             line.u64(u64::from(m));
+            if i < OPENING {
+                opening.u64(u64::from(m));
+            }
         }
-        // An empty main line (a game not played, a forfeit) copies nothing.
         let line = line.finish();
         let keys = [
-            if detail.moves.is_empty() { 0 } else { line },
-            facts.pair_key(),
-            facts.in_round(&facts.white),
-            facts.in_round(&facts.black),
-            facts.in_round_key(4, &facts.board),
+            // An empty main line (a game not played, a forfeit) copies nothing.
+            if moves.is_empty() { 0 } else { line },
+            if moves.len() < OPENING || pair == 0 {
+                0
+            } else {
+                opening.finish()
+            },
+            if pair == 0 {
+                0
+            } else {
+                facts.in_round_key(9, &facts.white, &facts.black)
+            },
+            facts.in_round_key(6, &facts.white, ""),
+            facts.in_round_key(6, &facts.black, ""),
+            facts.in_round_key(4, &facts.board, ""),
+            pair,
         ];
         let identities = [
             facts.identity(&facts.white, facts.white_fide),
             facts.identity(&facts.black, facts.black_fide),
         ];
-        let round = facts.round_key();
-        let plies = detail.moves.len() as u32;
-        let home = if keys[PAIR] != 0 { keys[PAIR] } else { line };
+        let plies = moves.len() as u32;
+        let detail = encode(
+            game.index(),
+            game.location(first).line,
+            start,
+            &moves,
+            game.tag_pairs(),
+        );
         GameRecord {
             keys,
-            home,
+            pair,
+            round: facts.in_round_key(5, "-", ""),
+            home: if pair != 0 { pair } else { line },
             identities,
-            round,
-            detail: detail.encode(),
+            detail,
             plies,
         }
     }
@@ -129,10 +154,12 @@ impl GameRecord {
         let home = of(self.home);
         let keep = [
             of(self.keys[LINE]),
-            of(self.keys[PAIR]),
+            of(self.pair),
+            of(self.pair),
             of(self.round),
             of(self.round),
             of(self.round),
+            of(self.pair),
         ];
         for (key, keep) in self.keys.iter_mut().zip(keep) {
             if !keep {
@@ -201,31 +228,40 @@ pub(crate) struct Detail {
     pub(crate) tags: Vec<(String, String)>,
 }
 
-impl Detail {
-    /// The bytes of the detail: fixed-width little-endian numbers, strings as length
-    /// and UTF-8.
-    fn encode(&self) -> Vec<u8> {
-        let text: usize = self.tags.iter().map(|(n, v)| n.len() + v.len() + 8).sum();
-        let mut b = Vec::with_capacity(32 + 2 * self.moves.len() + text);
-        b.extend_from_slice(&self.index.to_le_bytes());
-        b.extend_from_slice(&self.caller_key.to_le_bytes());
-        b.extend_from_slice(&self.line.to_le_bytes());
-        b.extend_from_slice(&self.start.to_le_bytes());
-        b.extend_from_slice(&(self.moves.len() as u32).to_le_bytes());
-        for m in &self.moves {
-            b.extend_from_slice(&m.to_le_bytes());
-        }
-        b.extend_from_slice(&(self.tags.len() as u32).to_le_bytes());
-        for (name, value) in &self.tags {
-            for s in [name, value] {
-                b.extend_from_slice(&(s.len() as u32).to_le_bytes());
-                b.extend_from_slice(s.as_bytes());
-            }
-        }
-        b
+/// The bytes of a game's [`Detail`] (its caller key 0): fixed-width little-endian
+/// numbers, strings as length and UTF-8. Written straight from the game, as every game
+/// has them and few are read back.
+fn encode<'g>(
+    index: u64,
+    line: u64,
+    start: u64,
+    moves: &[u16],
+    tags: impl Iterator<Item = (Cow<'g, str>, Cow<'g, str>)>,
+) -> Vec<u8> {
+    let mut b = Vec::with_capacity(512);
+    for n in [index, 0, line, start] {
+        b.extend_from_slice(&n.to_le_bytes());
     }
+    b.extend_from_slice(&(moves.len() as u32).to_le_bytes());
+    for m in moves {
+        b.extend_from_slice(&m.to_le_bytes());
+    }
+    let count = b.len();
+    b.extend_from_slice(&0u32.to_le_bytes());
+    let mut n = 0u32;
+    for (name, value) in tags {
+        for s in [name, value] {
+            b.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            b.extend_from_slice(s.as_bytes());
+        }
+        n += 1;
+    }
+    b[count..count + 4].copy_from_slice(&n.to_le_bytes());
+    b
+}
 
-    /// Reads what [`Detail::encode`] wrote; `None` for bytes it did not write.
+impl Detail {
+    /// Reads what [`encode`] wrote; `None` for bytes it did not write.
     pub(crate) fn decode(mut b: &[u8]) -> Option<Detail> {
         let index = take_u64(&mut b)?;
         let caller_key = take_u64(&mut b)?;
@@ -295,17 +331,24 @@ pub(crate) struct Facts {
 impl Facts {
     /// The normalised tags of a game's details.
     pub(crate) fn of(d: &Detail) -> Facts {
+        Facts::read(|name| d.tag(name).map(Cow::Borrowed))
+    }
+
+    /// The normalised tags of a game whose tag values `tag` gives.
+    fn read<'t>(tag: impl Fn(&str) -> Option<Cow<'t, str>>) -> Facts {
         let fide = |name: &str| {
-            d.tag(name)
+            tag(name)
                 .and_then(|v| v.trim().parse::<u64>().ok())
                 .filter(|&id| id != 0)
         };
+        let text =
+            |name: &str, how: fn(&str) -> String| tag(name).map(|v| how(&v)).unwrap_or_default();
         Facts {
-            white: d.tag("White").map(normalise).unwrap_or_default(),
-            black: d.tag("Black").map(normalise).unwrap_or_default(),
-            event: d.tag("Event").map(normalise).unwrap_or_default(),
-            round: d.tag("Round").map(known_round).unwrap_or_default(),
-            board: d.tag("Board").map(known_round).unwrap_or_default(),
+            white: text("White", normalise),
+            black: text("Black", normalise),
+            event: text("Event", normalise),
+            round: text("Round", known_round),
+            board: text("Board", known_round),
             white_fide: fide("WhiteFideId"),
             black_fide: fide("BlackFideId"),
         }
@@ -326,15 +369,9 @@ impl Facts {
         h.finish()
     }
 
-    fn round_key(&self) -> u64 {
-        self.in_round_key(5, "-")
-    }
-
-    fn in_round(&self, player: &str) -> u64 {
-        self.in_round_key(6, player)
-    }
-
-    fn in_round_key(&self, salt: u64, what: &str) -> u64 {
+    /// The key of `what` (and `more`) in this game's Event and Round; 0 when the round
+    /// or `what` is unknown.
+    fn in_round_key(&self, salt: u64, what: &str, more: &str) -> u64 {
         if !self.round_known() || what.is_empty() {
             return 0;
         }
@@ -342,6 +379,7 @@ impl Facts {
         h.bytes(self.event.as_bytes());
         h.bytes(self.round.as_bytes());
         h.bytes(what.as_bytes());
+        h.bytes(more.as_bytes());
         h.finish()
     }
 
@@ -359,6 +397,14 @@ impl Facts {
 /// A name, event or similar compared without case, spaces and punctuation: its letters
 /// and digits, lower case ("Carlsen, M." and "carlsen m" are one). `?` becomes empty.
 pub(crate) fn normalise(text: &str) -> String {
+    // Nearly every name is ASCII: a byte at a time, without Unicode's tables.
+    if text.is_ascii() {
+        return text
+            .bytes()
+            .filter(u8::is_ascii_alphanumeric)
+            .map(|b| b.to_ascii_lowercase() as char)
+            .collect();
+    }
     text.chars()
         .filter(|c| c.is_alphanumeric())
         .flat_map(char::to_lowercase)
