@@ -74,7 +74,18 @@ impl GameRecord {
             .tags()
             .first()
             .map_or(0, |t| game.tokens()[t.token as usize].start as usize);
-        let facts = Facts::read(|name| game.tag(name));
+        // One pass over the tags writes the details and keeps the values compared.
+        let mut values: [Option<Cow<'_, str>>; FACT_TAGS.len()] = Default::default();
+        let detail = encode(
+            [game.index(), 0, game.location(first).line, start],
+            &moves,
+            game.tag_pairs(),
+            &mut values,
+        );
+        let facts = Facts::read(|name| {
+            let i = FACT_TAGS.iter().position(|t| *t == name)?;
+            values[i].clone()
+        });
         let pair = facts.pair_key();
         let mut line = Hasher::new(1);
         line.u64(start);
@@ -111,13 +122,6 @@ impl GameRecord {
             facts.identity(&facts.black, facts.black_fide),
         ];
         let plies = moves.len() as u32;
-        let detail = encode(
-            game.index(),
-            game.location(first).line,
-            start,
-            &moves,
-            game.tag_pairs(),
-        );
         GameRecord {
             keys,
             pair,
@@ -231,15 +235,16 @@ pub(crate) struct Detail {
 /// The bytes of a game's [`Detail`] (its caller key 0): fixed-width little-endian
 /// numbers, strings as length and UTF-8. Written straight from the game, as every game
 /// has them and few are read back.
+///
+/// The values of the tags named in [`FACT_TAGS`] are kept in `values` (the first of each).
 fn encode<'g>(
-    index: u64,
-    line: u64,
-    start: u64,
+    numbers: [u64; 4],
     moves: &[u16],
     tags: impl Iterator<Item = (Cow<'g, str>, Cow<'g, str>)>,
+    values: &mut [Option<Cow<'g, str>>; FACT_TAGS.len()],
 ) -> Vec<u8> {
     let mut b = Vec::with_capacity(512);
-    for n in [index, 0, line, start] {
+    for n in numbers {
         b.extend_from_slice(&n.to_le_bytes());
     }
     b.extend_from_slice(&(moves.len() as u32).to_le_bytes());
@@ -250,9 +255,12 @@ fn encode<'g>(
     b.extend_from_slice(&0u32.to_le_bytes());
     let mut n = 0u32;
     for (name, value) in tags {
-        for s in [name, value] {
+        for s in [&name, &value] {
             b.extend_from_slice(&(s.len() as u32).to_le_bytes());
             b.extend_from_slice(s.as_bytes());
+        }
+        if let Some(i) = FACT_TAGS.iter().position(|t| *t == name) {
+            values[i].get_or_insert(value);
         }
         n += 1;
     }
@@ -315,6 +323,17 @@ fn take_u32(b: &mut &[u8]) -> Option<u32> {
 fn take_u64(b: &mut &[u8]) -> Option<u64> {
     take(b, 8).map(|s| u64::from_le_bytes(s.try_into().expect("8 bytes")))
 }
+
+/// The tags whose values [`Facts`] reads.
+const FACT_TAGS: [&str; 7] = [
+    "White",
+    "Black",
+    "Event",
+    "Round",
+    "Board",
+    "WhiteFideId",
+    "BlackFideId",
+];
 
 /// The tags the judge compares, normalised: empty where unknown.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -399,11 +418,11 @@ impl Facts {
 pub(crate) fn normalise(text: &str) -> String {
     // Nearly every name is ASCII: a byte at a time, without Unicode's tables.
     if text.is_ascii() {
-        return text
-            .bytes()
-            .filter(u8::is_ascii_alphanumeric)
-            .map(|b| b.to_ascii_lowercase() as char)
-            .collect();
+        let mut out = String::with_capacity(text.len());
+        for b in text.bytes().filter(u8::is_ascii_alphanumeric) {
+            out.push(b.to_ascii_lowercase() as char);
+        }
+        return out;
     }
     text.chars()
         .filter(|c| c.is_alphanumeric())
