@@ -106,7 +106,7 @@ impl ArchiveGen {
         let mut game = self.game(white, black, board + 1);
         (game.moves, game.result) = self.random_line();
         self.games += 1;
-        let due = self.plant_every > 0 && self.games % self.plant_every == 0;
+        let due = self.plant_every > 0 && self.games.is_multiple_of(self.plant_every);
         if !due {
             write_game(&game, out);
             return;

@@ -202,13 +202,21 @@ fn short_pairs(pairs: &[u32], openings: &[u32], wanted: &mut [u64]) -> Groups {
     out
 }
 
+/// A main line shorter than this says too little to tell two games apart (the same
+/// first moves and a resignation, an abandoned online game after `1. e4`): it makes a
+/// duplicate only of a game of the same players.
+const SHORT_LINE: usize = 12;
+
 /// `duplicate-game`: each game whose start and main line an earlier game has, naming
 /// the first of them.
 fn duplicates(run: &Run<'_>, group: &[u32], found: &mut Found) {
-    let mut first: HashMap<(u64, &[u16]), u32> = HashMap::new();
+    type Line<'a> = (u64, &'a [u16], Option<(&'a str, &'a str)>);
+    let mut first: HashMap<Line<'_>, u32> = HashMap::new();
     for &game in group {
         let Some(g) = run.get(game) else { continue };
-        let line = (g.detail.start, g.detail.moves.as_slice());
+        let players = (g.detail.moves.len() < SHORT_LINE)
+            .then_some((g.facts.white.as_str(), g.facts.black.as_str()));
+        let line = (g.detail.start, g.detail.moves.as_slice(), players);
         let &mut earlier = first.entry(line).or_insert(game);
         if earlier == game {
             continue;

@@ -325,7 +325,7 @@ fn take_u64(b: &mut &[u8]) -> Option<u64> {
 }
 
 /// The tags whose values [`Facts`] reads.
-const FACT_TAGS: [&str; 7] = [
+const FACT_TAGS: [&str; 9] = [
     "White",
     "Black",
     "Event",
@@ -333,6 +333,8 @@ const FACT_TAGS: [&str; 7] = [
     "Board",
     "WhiteFideId",
     "BlackFideId",
+    "EventDate",
+    "Date",
 ];
 
 /// The tags the judge compares, normalised: empty where unknown.
@@ -362,10 +364,29 @@ impl Facts {
         };
         let text =
             |name: &str, how: fn(&str) -> String| tag(name).map(|v| how(&v)).unwrap_or_default();
+        // An event recurs under one name year after year ("Dortmund", round 6 of
+        // 1993 and of 1995): its year, from EventDate or else Date, is part of it.
+        let year = |name: &str| {
+            tag(name).and_then(|v| {
+                let year = v.trim().get(..4)?;
+                year.bytes()
+                    .all(|b| b.is_ascii_digit())
+                    .then(|| year.to_string())
+            })
+        };
+        let mut event = text("Event", normalise);
+        if !event.is_empty() {
+            event.push('@');
+            event.push_str(
+                &year("EventDate")
+                    .or_else(|| year("Date"))
+                    .unwrap_or_default(),
+            );
+        }
         Facts {
             white: text("White", normalise),
             black: text("Black", normalise),
-            event: text("Event", normalise),
+            event,
             round: text("Round", known_round),
             board: text("Board", known_round),
             white_fide: fide("WhiteFideId"),

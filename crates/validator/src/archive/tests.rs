@@ -52,9 +52,13 @@ cases! {
         tags("1", "1", "a b", "C,D") + "[Site \"X\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n",
     ] => [(2, DuplicateGame, None)];
     same_moves_in_another_language: [
-        tags("1", "1", "A", "B") + "1. e4 e5 2. Nf3 Nc6 *\n\n",
-        tags("2", "1", "X", "Y") + "1. e4 e5 2. Cf3 Cc6 *\n\n",
+        tags("1", "1", "A", "B") + "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 *\n\n",
+        tags("2", "1", "X", "Y") + "1. e4 e5 2. Cf3 Cc6 3. Ab5 a6 4. Aa4 Cf6 5. O-O Ae7 6. Te1 b5 *\n\n",
     ] => [(2, DuplicateGame, None)];
+    a_short_line_of_other_players_is_no_copy: [
+        tags("1", "1", "A", "B") + "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 1-0\n\n",
+        tags("1", "2", "C", "D") + "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 1-0\n\n",
+    ] => [];
     the_same_opening_is_no_copy: [
         tags("1", "1", "A", "B") + "1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n",
         tags("1", "2", "C", "D") + "1. e4 e5 2. Nf3 *\n\n",
