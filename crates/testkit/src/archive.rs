@@ -177,7 +177,12 @@ impl ArchiveGen {
                     "Event",
                     format!("Generated Blitz {}", self.plants),
                 );
-                set(&mut extra, "White", format!("{} Jr.", name(white)));
+                // A name of this case's own: a player planted twice gets two new names.
+                set(
+                    &mut extra,
+                    "White",
+                    format!("{} (relay {})", name(white), self.plants),
+                );
                 write_game(&extra, out);
                 self.planted.identities += 1;
             }

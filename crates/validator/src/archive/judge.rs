@@ -2,8 +2,8 @@
 //! details are read back, and each question is decided on the details alone.
 
 use super::record::{
-    BLACK_IN_ROUND, BOARD_IN_ROUND, Detail, Facts, LINE, PAIR, PAIR_IN_ROUND, PAIR_OPENING,
-    WHITE_IN_ROUND,
+    BLACK_IN_ROUND, BOARD_IN_ROUND, Detail, Facts, LINE, PAIR, PAIR_IN_ROUND, PAIR_OPENING, SLOTS,
+    WHITE_IN_ROUND, keys,
 };
 use super::{Archive, ArchiveFinding};
 use crate::finding::{Code, Finding};
@@ -90,9 +90,9 @@ pub(super) fn judge(mut archive: Archive) -> io::Result<Vec<ArchiveFinding>> {
     let mut column = |slot: usize| std::mem::take(&mut archive.keys[slot]);
     let lines = groups(&[column(LINE)], &mut wanted);
     let opening = column(PAIR_OPENING);
-    let mut pairs = short_pairs(&column(PAIR), &opening, &mut wanted);
-    pairs.extend(groups(&[opening], &mut wanted));
-    pairs.extend(groups(&[column(PAIR_IN_ROUND)], &mut wanted));
+    let short = short_pairs(&column(PAIR), &opening, &mut wanted);
+    let openings = groups(&[opening], &mut wanted);
+    let in_round = groups(&[column(PAIR_IN_ROUND)], &mut wanted);
     let rounds = groups(
         &[
             column(WHITE_IN_ROUND),
@@ -101,11 +101,39 @@ pub(super) fn judge(mut archive: Archive) -> io::Result<Vec<ArchiveFinding>> {
         ],
         &mut wanted,
     );
+
+    // Of ten million games, some twenty thousand share a 32-bit key by chance in each
+    // slot: their full keys, computed again from their details, drop those groups
+    // before any details are kept.
+    let mut full: HashMap<u32, [u64; SLOTS]> = HashMap::new();
+    archive.spill.read_back(
+        |game| is_set(&wanted, game),
+        |game, _, bytes| {
+            if let Some(detail) = Detail::decode(bytes) {
+                let facts = Facts::of(&detail);
+                full.insert(game, keys(detail.start, &detail.moves, &facts).0);
+            }
+        },
+    )?;
+    let lines = confirmed(lines, &[LINE], &full);
+    let mut pairs = confirmed(short, &[PAIR], &full);
+    pairs.extend(confirmed(openings, &[PAIR_OPENING], &full));
+    pairs.extend(confirmed(in_round, &[PAIR_IN_ROUND], &full));
+    let rounds = confirmed(
+        rounds,
+        &[WHITE_IN_ROUND, BLACK_IN_ROUND, BOARD_IN_ROUND],
+        &full,
+    );
+    drop(full);
+    wanted.fill(0);
+    for &game in lines.iter().chain(&pairs).chain(&rounds).flatten() {
+        wanted[game as usize / 64] |= 1 << (game % 64);
+    }
     let (by_fide, by_name) = identity_groups(&archive.identities, &mut wanted);
 
     let mut loaded = HashMap::new();
     archive.spill.read_back(
-        |game| wanted[game as usize / 64] & (1 << (game % 64)) != 0,
+        |game| is_set(&wanted, game),
         |game, file, bytes| {
             if let Some(detail) = Detail::decode(bytes) {
                 let facts = Facts::of(&detail);
@@ -144,6 +172,34 @@ pub(super) fn judge(mut archive: Archive) -> io::Result<Vec<ArchiveFinding>> {
             caller_key: loaded[&game].detail.caller_key,
         })
         .collect())
+}
+
+/// Whether `game` is marked in the bit set `wanted`.
+fn is_set(wanted: &[u64], game: u32) -> bool {
+    wanted[game as usize / 64] & (1 << (game % 64)) != 0
+}
+
+/// The groups of `groups` split by the full keys of `slots` (see [`keys`]): the games of
+/// each full key that two or more share, in input order.
+fn confirmed(groups: Groups, slots: &[usize], full: &HashMap<u32, [u64; SLOTS]>) -> Groups {
+    let mut out = Groups::new();
+    for group in groups {
+        let mut entries: Vec<(u64, u32)> = group
+            .iter()
+            .filter_map(|game| full.get(game).map(|keys| (game, keys)))
+            .flat_map(|(&game, keys)| slots.iter().map(move |&slot| (keys[slot], game)))
+            .filter(|&(key, _)| key != 0)
+            .collect();
+        entries.sort_unstable();
+        for run in entries.chunk_by(|a, b| a.0 == b.0) {
+            let mut games: Vec<u32> = run.iter().map(|&(_, game)| game).collect();
+            games.dedup();
+            if games.len() > 1 {
+                out.push(games);
+            }
+        }
+    }
+    out
 }
 
 /// The groups of games that share a key in one of `columns` (one key space for them

@@ -86,37 +86,8 @@ impl GameRecord {
             let i = FACT_TAGS.iter().position(|t| *t == name)?;
             values[i].clone()
         });
-        let pair = facts.pair_key();
-        let mut line = Hasher::new(1);
-        line.u64(start);
-        let mut opening = Hasher::new(8);
-        opening.u64(pair);
-        opening.u64(start);
-        for (i, &m) in moves.iter().enumerate() {
-            line.u64(u64::from(m));
-            if i < OPENING {
-                opening.u64(u64::from(m));
-            }
-        }
-        let line = line.finish();
-        let keys = [
-            // An empty main line (a game not played, a forfeit) copies nothing.
-            if moves.is_empty() { 0 } else { line },
-            if moves.len() < OPENING || pair == 0 {
-                0
-            } else {
-                opening.finish()
-            },
-            if pair == 0 {
-                0
-            } else {
-                facts.in_round_key(9, &facts.white, &facts.black)
-            },
-            facts.in_round_key(6, &facts.white, ""),
-            facts.in_round_key(6, &facts.black, ""),
-            facts.in_round_key(4, &facts.board, ""),
-            pair,
-        ];
+        let (keys, line) = keys(start, &moves, &facts);
+        let pair = keys[PAIR];
         let identities = [
             facts.identity(&facts.white, facts.white_fide),
             facts.identity(&facts.black, facts.black_fide),
@@ -154,7 +125,7 @@ impl GameRecord {
     /// question; its home is its players' shard (its main line's when a name is
     /// unknown). `player-identity` is judged by no shard: see [`Shard`].
     pub fn shard(&mut self, shard: Shard) -> ShardRole {
-        let of = |key: u64| key != 0 && key % shard.n == shard.k;
+        let of = |key: u64| key != 0 && key % shard.n.max(1) == shard.k;
         let home = of(self.home);
         let keep = [
             of(self.keys[LINE]),
@@ -183,7 +154,7 @@ impl GameRecord {
 pub struct Shard {
     /// This shard, below `n`.
     pub k: u64,
-    /// How many shards.
+    /// How many shards (0 counts as 1).
     pub n: u64,
 }
 
@@ -194,6 +165,44 @@ pub struct ShardRole {
     pub judged: bool,
     /// This shard is the game's home: it reports the game's own findings.
     pub home: bool,
+}
+
+/// The keys of a game's slots, and the key of its start and main line (also for an
+/// empty line, which has no [`LINE`] key): from the game when it is checked, and again
+/// from its details when the judge confirms that a 32-bit key repeats not by chance.
+pub(crate) fn keys(start: u64, moves: &[u16], facts: &Facts) -> ([u64; SLOTS], u64) {
+    let pair = facts.pair_key();
+    let mut line = Hasher::new(1);
+    line.u64(start);
+    let mut opening = Hasher::new(8);
+    opening.u64(pair);
+    opening.u64(start);
+    for (i, &m) in moves.iter().enumerate() {
+        line.u64(u64::from(m));
+        if i < OPENING {
+            opening.u64(u64::from(m));
+        }
+    }
+    let line = line.finish();
+    let keys = [
+        // An empty main line (a game not played, a forfeit) copies nothing.
+        if moves.is_empty() { 0 } else { line },
+        if moves.len() < OPENING || pair == 0 {
+            0
+        } else {
+            opening.finish()
+        },
+        if pair == 0 {
+            0
+        } else {
+            facts.in_round_key(9, &facts.white, &facts.black)
+        },
+        facts.in_round_key(6, &facts.white, ""),
+        facts.in_round_key(6, &facts.black, ""),
+        facts.in_round_key(4, &facts.board, ""),
+        pair,
+    ];
+    (keys, line)
 }
 
 /// A move as 16 bits: from, to (the king's destination for castling) and promotion,

@@ -59,15 +59,17 @@ impl Spill {
 
     /// Reads every record back in order, handing `wanted` games' (by their 0-based
     /// number in the run) file number and details to `on`; the others are skipped.
+    /// Each call reads the file from its start.
     pub(crate) fn read_back(
         &mut self,
         wanted: impl Fn(u32) -> bool,
         mut on: impl FnMut(u32, u32, &[u8]),
     ) -> io::Result<()> {
-        let Some(out) = self.file.take() else {
+        let Some(out) = &mut self.file else {
             return Ok(());
         };
-        let mut file = out.into_inner().map_err(|e| e.into_error())?;
+        out.flush()?;
+        let mut file: &File = out.get_ref();
         file.seek(SeekFrom::Start(0))?;
         let mut input = BufReader::with_capacity(1 << 16, file);
         let mut head = [0u8; 8];
