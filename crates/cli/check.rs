@@ -1,5 +1,6 @@
 //! `planilla check`: validate games and report findings.
 
+use crate::archive::{ArchiveRun, ShardBy};
 use crate::baseline::{Baseline, Recorder, game_key};
 use crate::config::{ConfigArgs, Given, Settings};
 use crate::drive::{Event, Plan, for_each_source};
@@ -9,7 +10,9 @@ use crate::output::{ColorChoice, Format, Totals, Writer};
 use crate::pipeline::Job;
 use anyhow::Context;
 use clap::{ArgMatches, Args};
+use planilla_core::Move;
 use planilla_parser::{Encoding, Game};
+use planilla_validator::archive::{GameRecord, Shard as ArchiveShard};
 use planilla_validator::{
     Checker, Code, Config, Finding, GameStats, RulesChoice, Severity, internal_error,
 };
@@ -50,6 +53,15 @@ pub struct CheckArgs {
     /// union of their findings is the unsharded run's.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
+    /// What --shard divides the games by: index (each game's index in its file) or
+    /// moves (with --archive: every copy of a game, and every game of one Event and
+    /// Round, in one shard).
+    #[arg(long, value_enum, default_value_t = ShardBy::Index, requires = "shard")]
+    pub shard_by: ShardBy,
+    /// Also check across the games of the run: duplicates, truncated and conflicting
+    /// copies, round conflicts, one player under two FideIds or names.
+    #[arg(long)]
+    pub archive: bool,
     /// Report only the findings that this baseline (written by --write-baseline) does
     /// not record; the summary counts the others as baselined.
     #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
@@ -161,6 +173,11 @@ struct GameReport {
     key: Option<u64>,
     /// The game's text, for a report that shows it beside the findings.
     text: Option<GameText>,
+    /// The game's archive record, under `--archive`.
+    record: Option<GameRecord>,
+    /// Whether this run reports the game's own findings (`--shard-by moves` also
+    /// judges games whose own findings another shard reports).
+    home: bool,
 }
 
 /// `check`'s work on each game: the games of the shard replayed, the others left alone.
@@ -172,6 +189,9 @@ struct CheckJob<'a> {
     /// For a report that shows the games' text (HTML): the filter, so that the text is
     /// kept only for games with a finding it reports.
     text_for: Option<&'a Filter>,
+    /// Whether each game's archive record is made.
+    archive: bool,
+    shard_by: ShardBy,
 }
 
 impl CheckJob<'_> {
@@ -187,25 +207,55 @@ impl CheckJob<'_> {
 
 impl Job for CheckJob<'_> {
     type Output = Option<GameReport>;
-    type Worker = Checker;
+    /// The checker, and the main line's moves for the archive record.
+    type Worker = (Checker, Vec<Move>);
 
-    fn worker(&self) -> Checker {
-        Checker::new(*self.config)
+    fn worker(&self) -> (Checker, Vec<Move>) {
+        (Checker::new(*self.config), Vec::new())
     }
 
-    fn run(&self, checker: &mut Checker, game: &Game) -> Option<GameReport> {
-        if self.shard.is_some_and(|s| !s.keeps(game.index())) {
+    fn run(&self, worker: &mut (Checker, Vec<Move>), game: &Game) -> Option<GameReport> {
+        let (checker, main_line) = worker;
+        let by_index = self.shard_by == ShardBy::Index;
+        if by_index && self.shard.is_some_and(|s| !s.keeps(game.index())) {
             return None;
         }
         let mut findings = Vec::new();
-        let stats = checker.check(game, &mut findings);
+        let (stats, mut record) = if self.archive {
+            let stats = checker.check_main_line(game, &mut findings, main_line);
+            (stats, Some(GameRecord::new(game, main_line)))
+        } else {
+            (checker.check(game, &mut findings), None)
+        };
+        let mut home = true;
+        if let (false, Some(shard), Some(r)) = (by_index, self.shard, &mut record) {
+            let role = r.shard(ArchiveShard {
+                k: shard.k,
+                n: shard.n,
+            });
+            if !role.judged && !role.home {
+                return None;
+            }
+            if !role.judged {
+                record = None;
+            }
+            home = role.home;
+            if !home {
+                findings.clear();
+            }
+        }
         let key = self.keyed.then(|| game_key(game));
+        if let (Some(key), Some(r)) = (key, &mut record) {
+            r.set_caller_key(key);
+        }
         let text = self.text(game, &findings);
         Some(GameReport {
             findings,
             stats,
             key,
             text,
+            record,
+            home,
         })
     }
 
@@ -218,6 +268,9 @@ impl Job for CheckJob<'_> {
             findings,
             stats: GameStats::default(),
             key: self.keyed.then(|| game_key(game)),
+            record: None,
+            // Under `--shard-by moves` the game's shard is unknown: the first reports it.
+            home: self.shard_by == ShardBy::Index || self.shard.is_none_or(|s| s.k == 0),
         })
     }
 }
@@ -257,6 +310,10 @@ pub fn run(
     let file = crate::config::Config::load(&args.config)?;
     let given = Given(matches);
     args.fail_on = given.pick("fail_on", args.fail_on, file.fail_on);
+    args.archive = args.archive || (!given.has("archive") && file.archive == Some(true));
+    if args.shard_by == ShardBy::Moves && !args.archive {
+        anyhow::bail!("--shard-by moves needs --archive (its shards are the archive's)");
+    }
     file.apply_run_options(&given, &mut args.format, &mut args.input);
     if !given.has("write_baseline") {
         args.baseline = given.pick("baseline", args.baseline, file.baseline.clone().map(Some));
@@ -285,9 +342,10 @@ pub fn run(
         }
     }
 
-    let mut baseline = args.baseline.as_deref().map(Baseline::load).transpose()?;
-    let mut recorder = args.write_baseline.as_deref().map(Recorder::new);
+    let baseline = args.baseline.as_deref().map(Baseline::load).transpose()?;
+    let recorder = args.write_baseline.as_deref().map(Recorder::new);
     let keyed = baseline.is_some() || recorder.is_some() || args.format == Format::Sarif;
+    let mut archive = args.archive.then(ArchiveRun::default);
 
     let stdout = io::stdout();
     let color = color.enabled(stdout.is_terminal());
@@ -296,24 +354,30 @@ pub fn run(
         args.format,
     )
     .with_color(color);
-    let mut totals = Totals {
-        // The summary says how many findings the baseline absorbed, none included.
-        baselined: baseline.as_ref().map(|_| 0),
-        ..Totals::default()
+    let mut tally = Tally {
+        totals: Totals {
+            // The summary says how many findings the baseline absorbed, none included.
+            baselined: baseline.as_ref().map(|_| 0),
+            ..Totals::default()
+        },
+        baseline,
+        recorder,
+        worst: None,
     };
-    let mut worst: Option<Severity> = None;
     let (plans, total_size) = Plan::all(&sources);
     let bar = progress_bar(total_size, args.input.quiet);
 
     let outcome: io::Result<()> = (|| {
         writer.begin()?;
         let mut name = String::new();
-        for (profile, filter, range) in &groups {
+        for (group, (profile, filter, range)) in groups.iter().enumerate() {
             let job = CheckJob {
                 config: &profile.config,
                 shard: args.shard,
                 keyed,
                 text_for: (args.format == Format::Html).then_some(filter),
+                archive: args.archive,
+                shard_by: args.shard_by,
             };
             let unread = for_each_source(
                 &sources[range.clone()],
@@ -326,42 +390,32 @@ pub fn run(
                     match event {
                         Event::Opened(source) => {
                             name = source.display_name();
-                            totals.files += 1;
-                            if let Some(b) = &mut baseline {
-                                b.open(source);
-                            }
-                            if let Some(r) = &mut recorder {
-                                r.open(source);
+                            tally.totals.files += 1;
+                            tally.open(source);
+                            if let Some(a) = &mut archive {
+                                a.open(&name, group, source);
                             }
                         }
                         Event::Results(reports) => {
                             for report in reports.iter().flatten() {
-                                totals.games += 1;
-                                totals.plies += report.stats.plies;
+                                if let (Some(a), Some(record)) = (&mut archive, &report.record) {
+                                    a.push(&name, record)?;
+                                }
+                                if !report.home {
+                                    continue;
+                                }
+                                tally.totals.games += 1;
+                                tally.totals.plies += report.stats.plies;
                                 writer.game(report.key);
                                 if let Some(text) = &report.text {
                                     writer.game_text(text);
                                 }
                                 let key = report.key.unwrap_or_default();
                                 for f in &report.findings {
-                                    if !filter.keeps(f.code) {
-                                        continue;
-                                    }
-                                    if let Some(b) = &mut baseline
-                                        && b.absorbs(key, f)
-                                    {
-                                        *totals.baselined.get_or_insert(0) += 1;
-                                        continue;
-                                    }
-                                    if let Some(r) = &mut recorder {
-                                        r.record(key, f);
-                                    }
-                                    totals.count(f.severity());
-                                    worst = worst.max(Some(f.severity()));
-                                    writer.finding(&name, f)?;
+                                    tally.report(&mut writer, filter, &name, key, f)?;
                                 }
                             }
-                            show_games(&bar, totals.games);
+                            show_games(&bar, tally.totals.games);
                         }
                         Event::Closed => writer.flush()?,
                         Event::Failed(message) => failures.push(message.to_string()),
@@ -371,7 +425,19 @@ pub fn run(
             )?;
             input_failed |= unread;
         }
-        writer.end(&totals, &failures)
+        // The archive findings come after every game's own, once the run has seen every
+        // game (a truncated copy is reported on the shorter game, which may come first).
+        if let Some(archive) = archive.take() {
+            for placed in archive.finish()? {
+                tally.open(&placed.source);
+                writer.game(keyed.then_some(placed.found.caller_key));
+                let filter = &groups[placed.group].1;
+                let name = placed.source.display_name();
+                let key = placed.found.caller_key;
+                tally.report(&mut writer, filter, &name, key, &placed.found.finding)?;
+            }
+        }
+        writer.end(&tally.totals, &failures)
     })();
     bar.finish_and_clear();
 
@@ -385,12 +451,12 @@ pub fn run(
     if input_failed {
         return Ok(ExitCode::from(2));
     }
-    if let Some(recorder) = recorder {
+    if let Some(recorder) = tally.recorder {
         // The findings are now the baseline's: a written baseline is a success.
         recorder.write()?;
         return Ok(ExitCode::SUCCESS);
     }
-    let failed = match (args.fail_on.0, worst) {
+    let failed = match (args.fail_on.0, tally.worst) {
         (Some(threshold), Some(w)) => w >= threshold,
         _ => false,
     };
@@ -399,4 +465,52 @@ pub fn run(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Where the findings a run reports go: through the baseline, into the recorded
+/// baseline, the counts and the worst severity, and the report.
+struct Tally {
+    totals: Totals,
+    baseline: Option<Baseline>,
+    recorder: Option<Recorder>,
+    worst: Option<Severity>,
+}
+
+impl Tally {
+    /// The findings that follow are of `source`.
+    fn open(&mut self, source: &Source) {
+        if let Some(b) = &mut self.baseline {
+            b.open(source);
+        }
+        if let Some(r) = &mut self.recorder {
+            r.open(source);
+        }
+    }
+
+    /// Reports `f`, of the game with content key `key` in the file named `name`, unless
+    /// `filter` drops it or the baseline absorbs it.
+    fn report<W: Write>(
+        &mut self,
+        writer: &mut Writer<W>,
+        filter: &Filter,
+        name: &str,
+        key: u64,
+        f: &Finding,
+    ) -> io::Result<()> {
+        if !filter.keeps(f.code) {
+            return Ok(());
+        }
+        if let Some(b) = &mut self.baseline
+            && b.absorbs(key, f)
+        {
+            *self.totals.baselined.get_or_insert(0) += 1;
+            return Ok(());
+        }
+        if let Some(r) = &mut self.recorder {
+            r.record(key, f);
+        }
+        self.totals.count(f.severity());
+        self.worst = self.worst.max(Some(f.severity()));
+        writer.finding(name, f)
+    }
 }

@@ -71,6 +71,7 @@ struct RawConfig {
     threads: Option<usize>,
     quiet: Option<bool>,
     baseline: Option<PathBuf>,
+    archive: Option<bool>,
     #[serde(default)]
     overrides: Vec<RawOverride>,
 }
@@ -143,6 +144,9 @@ pub struct Config {
     pub quiet: Option<bool>,
     /// `baseline`, from the configuration file's directory.
     pub baseline: Option<PathBuf>,
+    /// `archive`: the archive checks across the run's games (a run option: no
+    /// override can set it, as it is about every game at once).
+    pub archive: Option<bool>,
     overrides: Vec<Override>,
 }
 
@@ -241,6 +245,7 @@ impl Config {
             threads: raw.threads,
             quiet: raw.quiet,
             baseline: raw.baseline.map(|b| dir.join(b)),
+            archive: raw.archive,
             dir,
             overrides,
         })

@@ -4,6 +4,7 @@
 //! status 0 when nothing at or above the failure threshold was found, 1 when
 //! something was, 2 for usage errors and unreadable input.
 
+mod archive;
 mod baseline;
 mod check;
 mod config;

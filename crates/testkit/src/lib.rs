@@ -10,11 +10,14 @@
 //! - [`repair_trial`]: the repair property (a move damaged by one character is given back
 //!   or not repaired, never repaired into another move), with [`RepairTally`] counting the
 //!   recovery rate by edit kind and [`random_game`] making games to damage.
+//! - [`ArchiveGen`]: archives of distinct random games with planted copies of every
+//!   kind the archive checks find, and [`Planted`], what it planted.
 //! - [`Chunked`]: a reader that hands out as few bytes as asked, to reach every refill
 //!   path of the streaming reader.
 //!
 //! The corpus checkers that CI runs over `../shared/corpora` are this crate's binaries
-//! (`check-file`, `san-corpus`, `fen-corpus`, `round-trip`, `repair-corpus`): tools, not examples of the
+//! (`check-file`, `san-corpus`, `fen-corpus`, `round-trip`, `repair-corpus`, and
+//! `archive-gen` for the archive checks' scale proof): tools, not examples of the
 //! library.
 //!
 //! ```
@@ -24,10 +27,12 @@
 
 #![warn(missing_docs)]
 
+mod archive;
 mod convert;
 mod repair;
 mod tokens;
 
+pub use archive::{ArchiveGen, Planted};
 pub use convert::convert_round_trip;
 pub use repair::{Counts, RepairTally, Seeded, damage, random_game, repair_trial};
 pub use tokens::{Chunked, check_game, tokens_tile};

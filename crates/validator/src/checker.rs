@@ -7,7 +7,7 @@ use crate::replay::{Buffers, Letters, missing_result_at};
 use crate::rules::{Rules, RulesChoice};
 use planilla_core::detect::LastVerdict;
 use planilla_core::san::{Lang, San};
-use planilla_core::{Position, Validation};
+use planilla_core::{Move, Position, Validation};
 use planilla_parser::{FindingKind, Game};
 
 /// What the validator checks and how.
@@ -98,7 +98,19 @@ impl Checker {
 
     /// Checks `game`, appending its findings to `out` in the order they occur.
     pub fn check(&mut self, game: &Game, out: &mut Vec<Finding>) -> GameStats {
-        self.check_with(game, out, None).0
+        self.check_with(game, out, None, None).0
+    }
+
+    /// Like [`Checker::check`], and leaves in `main_line` the main line's moves that
+    /// replayed, up to the first that did not (what [`crate::archive`] compares).
+    pub fn check_main_line(
+        &mut self,
+        game: &Game,
+        out: &mut Vec<Finding>,
+        main_line: &mut Vec<Move>,
+    ) -> GameStats {
+        main_line.clear();
+        self.check_with(game, out, None, Some(main_line)).0
     }
 
     /// Like [`Checker::check`], and appends every move that replayed (in every line,
@@ -109,7 +121,7 @@ impl Checker {
         out: &mut Vec<Finding>,
         played: &mut Vec<PlayedMove>,
     ) -> GameStats {
-        self.check_with(game, out, Some(played)).0
+        self.check_with(game, out, Some(played), None).0
     }
 
     /// Like [`Checker::check_recording`], and returns the repair search's verdict on the
@@ -142,15 +154,17 @@ impl Checker {
         out: &mut Vec<Finding>,
         played: &mut Vec<PlayedMove>,
     ) -> (GameStats, Option<Repair>) {
-        self.check_with(game, out, Some(played))
+        self.check_with(game, out, Some(played), None)
     }
 
-    /// Checks `game`, recording the moves that replayed into `played` when given.
+    /// Checks `game`, recording the moves that replayed into `played` and the main
+    /// line's into `main_line` when given.
     fn check_with(
         &mut self,
         game: &Game,
         out: &mut Vec<Finding>,
         played: Option<&mut Vec<PlayedMove>>,
+        main_line: Option<&mut Vec<Move>>,
     ) -> (GameStats, Option<Repair>) {
         let mut checker = GameChecker {
             game,
@@ -160,6 +174,7 @@ impl Checker {
             out,
             plies: 0,
             played,
+            main_line,
             letters: Letters::default(),
             lang_ambiguous: false,
             main_end: MainLineEnd::default(),
@@ -197,6 +212,8 @@ pub(crate) struct GameChecker<'g> {
     /// Half-moves replayed so far.
     pub(crate) plies: u64,
     pub(crate) played: Option<&'g mut Vec<PlayedMove>>,
+    /// The main line's moves of the last replay, when the caller wants them.
+    pub(crate) main_line: Option<&'g mut Vec<Move>>,
     /// The piece letters of the moves replayed so far (see [`GameChecker::replay`]).
     pub(crate) letters: Letters,
     /// Two languages read the game legally (see [`GameStats::lang_ambiguous`]).

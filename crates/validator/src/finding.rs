@@ -106,6 +106,19 @@ codes! {
     /// the game replay to its end (a change `fix` reports; `check` names it in the
     /// `illegal-move` message instead).
     RepairedMove = "repaired-move", Warning;
+    /// The same start and main line as an earlier game of the run (`--archive`).
+    DuplicateGame = "duplicate-game", Warning;
+    /// Same players and start, and this main line is a proper prefix of another game's
+    /// (`--archive`).
+    TruncatedCopy = "truncated-copy", Warning;
+    /// Same Event, Round, White and Black as an earlier game, but the main lines part
+    /// (`--archive`).
+    ConflictingCopies = "conflicting-copies", Warning;
+    /// A player in two games of one Event and Round, or two games on one Board
+    /// (`--archive`).
+    RoundConflict = "round-conflict", Warning;
+    /// One FideId under two names, or one name under two FideIds (`--archive`).
+    PlayerIdentity = "player-identity", Note;
 }
 
 impl fmt::Display for Code {

@@ -24,6 +24,7 @@
 
 #![warn(missing_docs)]
 
+pub mod archive;
 mod by_date;
 mod checker;
 mod finding;

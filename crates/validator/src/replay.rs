@@ -142,6 +142,10 @@ impl GameChecker<'_> {
     /// Replays the game from `start`; returns the piece letters its moves use
     /// (see [`planilla_core::detect::letters_of`]).
     pub(crate) fn replay(&mut self, start: Position) -> (u32, bool) {
+        // A second replay (in another language) replaces the first one's main line.
+        if let Some(main_line) = self.main_line.as_deref_mut() {
+            main_line.clear();
+        }
         let game = self.game;
         let tokens = game.tokens();
         let rules = self.rules;
@@ -676,6 +680,11 @@ impl GameChecker<'_> {
             _ => None,
         };
         self.record(token.start, text.len(), ply, before, Some((&m, deserved)));
+        if path.is_empty()
+            && let Some(main_line) = self.main_line.as_deref_mut()
+        {
+            main_line.push(m);
+        }
         let notation = san.notation(before, &m, deserved);
         if !notation.is_canonical() {
             self.notation_findings(&san, &notation, &m, &site());

@@ -1,0 +1,165 @@
+//! Tables of cases for the judge, run without the binary: each case a run of games in
+//! one file and the findings it must give (game, code, ply), in the judge's order.
+
+use super::record::{Detail, normalise};
+use super::{Archive, GameRecord};
+use crate::{Checker, Code};
+use planilla_parser::{Game, Reader};
+
+/// Tags of a game of the "T" open: round, board, White and Black.
+fn tags(round: &str, board: &str, white: &str, black: &str) -> String {
+    format!(
+        "[Event \"T\"]\n[Round \"{round}\"]\n[Board \"{board}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n\n"
+    )
+}
+
+/// The archive findings of `pgn` (one file), as (game, code, ply), pushed in input order.
+fn judged(pgn: &str) -> Vec<(u64, Code, Option<u32>)> {
+    let mut reader = Reader::new(pgn.as_bytes());
+    let mut game = Game::new();
+    let mut checker = Checker::default();
+    let mut archive = Archive::new();
+    let (mut findings, mut main_line) = (Vec::new(), Vec::new());
+    while reader.read_game(&mut game).expect("read from memory") {
+        checker.check_main_line(&game, &mut findings, &mut main_line);
+        archive
+            .push("t.pgn", &GameRecord::new(&game, &main_line))
+            .expect("a temporary file");
+    }
+    let found = archive.finish().expect("read back");
+    found
+        .into_iter()
+        .map(|f| (f.finding.game, f.finding.code, f.finding.ply))
+        .collect()
+}
+
+macro_rules! cases {
+    ($($name:ident: [$($game:expr),* $(,)?] => [$($found:expr),* $(,)?];)*) => {$(
+        #[test]
+        fn $name() {
+            let pgn: String = [$($game),*].concat();
+            let want: Vec<(u64, Code, Option<u32>)> = vec![$($found),*];
+            assert_eq!(judged(&pgn), want);
+        }
+    )*};
+}
+
+use Code::{ConflictingCopies, DuplicateGame, PlayerIdentity, RoundConflict, TruncatedCopy};
+
+cases! {
+    exact_copy_with_other_tags: [
+        tags("1", "1", "A, B", "C, D") + "1. e4 e5 2. Nf3 Nc6 *\n\n",
+        tags("1", "1", "a b", "C,D") + "[Site \"X\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n",
+    ] => [(2, DuplicateGame, None)];
+    same_moves_in_another_language: [
+        tags("1", "1", "A", "B") + "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 *\n\n",
+        tags("2", "1", "X", "Y") + "1. e4 e5 2. Cf3 Cc6 3. Ab5 a6 4. Aa4 Cf6 5. O-O Ae7 6. Te1 b5 *\n\n",
+    ] => [(2, DuplicateGame, None)];
+    a_short_line_of_other_players_is_no_copy: [
+        tags("1", "1", "A", "B") + "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 1-0\n\n",
+        tags("1", "2", "C", "D") + "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 1-0\n\n",
+    ] => [];
+    the_same_opening_is_no_copy: [
+        tags("1", "1", "A", "B") + "1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n",
+        tags("1", "2", "C", "D") + "1. e4 e5 2. Nf3 *\n\n",
+    ] => [];
+    truncated_first_or_last: [
+        tags("1", "1", "A", "B") + "1. d4 d5 2. c4 *\n\n",
+        tags("1", "1", "A", "B") + "1. d4 d5 2. c4 e6 3. Nc3 Nf6 *\n\n",
+        tags("1", "1", "A", "B") + "1. d4 d5 2. c4 e6 3. Nc3 *\n\n",
+    ] => [(1, TruncatedCopy, None), (3, TruncatedCopy, None)];
+    truncated_short_copies_within_their_round: [
+        tags("1", "1", "A", "B") + "1. d4 *\n\n",
+        tags("1", "1", "A", "B") + "*\n\n",
+        tags("1", "1", "A", "B") + "1. d4 d5 2. c4 e6 3. Nc3 Nf6 *\n\n",
+    ] => [(1, TruncatedCopy, None), (2, TruncatedCopy, None)];
+    short_truncated_copies_anywhere: [
+        tags("?", "", "A", "B") + "1. d4 d5 2. c4 e6 3. Nc3 Nf6 *\n\n",
+        String::from("[Event \"U\"]\n[White \"A\"]\n[Black \"B\"]\n\n1. d4 d5 *\n\n"),
+    ] => [(2, TruncatedCopy, None)];
+    a_match_is_no_copy: [
+        tags("1", "1", "A", "B") + "1. d4 d5 2. c4 e6 3. Nc3 Nf6 *\n\n",
+        tags("3", "1", "A", "B") + "1. d4 d5 2. c4 e6 *\n\n",
+        tags("5", "1", "A", "B") + "1. e4 c5 *\n\n",
+    ] => [];
+    conflicting_from_ply_three: [
+        tags("1", "1", "A", "B") + "1. e4 e5 2. Nf3 Nc6 *\n\n",
+        tags("1", "1", "A", "B") + "1. e4 e5 2. Nc3 Nf6 *\n\n",
+    ] => [(2, ConflictingCopies, Some(3))];
+    unknown_round_never_conflicts: [
+        tags("?", "1", "A", "B") + "1. e4 e5 *\n\n",
+        tags("?", "1", "A", "B") + "1. d4 d5 *\n\n",
+        tags("-", "2", "A", "C") + "1. c4 c5 *\n\n",
+        tags("-", "2", "A", "D") + "1. b3 b6 *\n\n",
+    ] => [];
+    a_player_twice_in_a_round: [
+        tags("2", "1", "A", "B") + "1. e4 e5 *\n\n",
+        tags("2", "2", "C", "a.") + "1. d4 d5 *\n\n",
+    ] => [(2, RoundConflict, None)];
+    two_games_on_one_board: [
+        tags("2", "1", "A", "B") + "1. e4 e5 *\n\n",
+        tags("2", "1", "C", "D") + "1. d4 d5 *\n\n",
+    ] => [(2, RoundConflict, None)];
+    fide_ids_and_names: [
+        tags("1", "1", "A, B", "C") + "[WhiteFideId \"7\"]\n\n1. e4 e5 *\n\n",
+        tags("2", "1", "a b", "D") + "[WhiteFideId \"7\"]\n\n1. d4 d5 *\n\n",
+        tags("3", "1", "A, Bee", "E") + "[WhiteFideId \"7\"]\n\n1. c4 c5 *\n\n",
+        tags("4", "1", "C", "F") + "[WhiteFideId \"8\"]\n\n1. b3 b6 *\n\n",
+        tags("5", "1", "G", "C") + "[BlackFideId \"9\"]\n\n1. g3 g6 *\n\n",
+    ] => [(3, PlayerIdentity, None), (5, PlayerIdentity, None)];
+}
+
+/// Names are compared by their letters and digits, without case, in any script.
+#[test]
+fn names_compare_without_case_spaces_and_punctuation() {
+    for (a, b) in [
+        ("Carlsen, M.", "carlsen m"),
+        ("Carlsen,M", "CARLSEN M"),
+        ("Müller, Jörg", "MÜLLER JÖRG"),
+    ] {
+        assert_eq!(normalise(a), normalise(b), "{a} / {b}");
+    }
+    assert_ne!(normalise("Carlsen, M."), normalise("Carlsen, Magnus"));
+    assert_eq!(normalise("?"), "");
+}
+
+/// One player written in Latin-1 in one game and UTF-8 in the other: one pair of
+/// players, so the shorter game is a truncated copy.
+#[test]
+fn latin1_and_utf8_spellings_are_one_name() {
+    let latin1 = b"[Event \"T\"]\n[Round \"1\"]\n[White \"M\xfcller\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n";
+    let utf8 = "[Event \"T\"]\n[Round \"1\"]\n[White \"Müller\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n";
+    let mut archive = Archive::new();
+    let mut checker = Checker::default();
+    let (mut findings, mut main_line) = (Vec::new(), Vec::new());
+    for (file, bytes) in [("a.pgn", &latin1[..]), ("b.pgn", utf8.as_bytes())] {
+        let game = Game::from_bytes(bytes, Default::default());
+        checker.check_main_line(&game, &mut findings, &mut main_line);
+        archive
+            .push(file, &GameRecord::new(&game, &main_line))
+            .unwrap();
+    }
+    let found = archive.finish().unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!(
+        (found[0].file.as_str(), found[0].finding.code),
+        ("a.pgn", TruncatedCopy)
+    );
+    assert!(found[0].finding.message.contains("game 1 of b.pgn"));
+}
+
+/// The details read back are the ones written.
+#[test]
+fn details_read_back() {
+    let game = Game::from_bytes(tags("1", "2", "A", "Bé") + "1. e4 e5 *", Default::default());
+    let mut main_line = Vec::new();
+    Checker::default().check_main_line(&game, &mut Vec::new(), &mut main_line);
+    let mut record = GameRecord::new(&game, &main_line);
+    record.set_caller_key(42);
+    let detail = Detail::decode(&record.detail).expect("decodes");
+    assert_eq!((detail.index, detail.caller_key, detail.line), (1, 42, 1));
+    assert_eq!(detail.moves.len(), 2);
+    assert_eq!(detail.tag("Black"), Some("Bé"));
+    assert_eq!(detail.tags.len(), 5);
+    assert!(Detail::decode(&record.detail[..record.detail.len() - 1]).is_none());
+}
