@@ -1,8 +1,9 @@
 //! The streaming reader on arbitrary bytes, with tiny reads and small size and depth
 //! limits so that game boundaries, refills, skipped oversized games and long lines are
 //! all reached. Asserts: no byte lost or duplicated (game offsets are contiguous and the
-//! kept bytes are the input's), the same games whatever the read size, and the per-game
-//! invariants of `planilla_testkit::check_game`.
+//! kept bytes are the input's), the same games whatever the read size, the per-game
+//! invariants of `planilla_testkit::check_game`, and the splitter's property (the input
+//! cut into pieces and read piece by piece gives the same games).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -67,6 +68,14 @@ fuzz_target!(|data: &[u8]| {
     let small = read_all(input, buffer, max_game, 4, encoding);
     let large = read_all(input, 1 << 16, max_game, 4, encoding);
     assert_eq!(small, large, "results must not depend on read sizes");
+
+    // Cut into pieces of 1 to 64 bytes (every guess of the splitter's is tried), read
+    // piece by piece and settled: the games of the whole.
+    let builder = ReaderBuilder::new()
+        .max_game_size(max_game)
+        .max_variation_depth(4)
+        .encoding(encoding);
+    planilla_testkit::split_reads_as_stream(input, &builder, 1 + (*b as usize & 0x3f));
 
     // Every byte belongs to exactly one game (a leading byte order mark to none), and the
     // bytes kept are the input's (UTF-16 input: its UTF-8 text's).

@@ -10,6 +10,9 @@
 //! - [`repair_trial`]: the repair property (a move damaged by one character is given back
 //!   or not repaired, never repaired into another move), with [`RepairTally`] counting the
 //!   recovery rate by edit kind and [`random_game`] making games to damage.
+//! - [`split_reads_as_stream`]: the splitter's property (an input cut into pieces, each
+//!   tokenized alone and settled, gives the games, tokens and findings of one reader over
+//!   the whole).
 //! - [`Chunked`]: a reader that hands out as few bytes as asked, to reach every refill
 //!   path of the streaming reader.
 //!
@@ -26,8 +29,10 @@
 
 mod convert;
 mod repair;
+mod split;
 mod tokens;
 
 pub use convert::convert_round_trip;
 pub use repair::{Counts, RepairTally, Seeded, damage, random_game, repair_trial};
+pub use split::{GameSummary, read_split, read_stream, split_reads_as_stream};
 pub use tokens::{Chunked, check_game, tokens_tile};
