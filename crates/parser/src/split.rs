@@ -46,7 +46,8 @@ pub struct Piece {
     pub bytes: Vec<u8>,
     /// Byte offset of `bytes[0]` in the input.
     pub start: u64,
-    /// Where in `bytes` the next piece starts; `None` for the last piece.
+    /// Where in `bytes` the next piece starts; `None` for the last piece, and the end of
+    /// `bytes` for the piece [`Splitter::unread`] gives.
     pub cut: Option<usize>,
     /// The read error that ended the input after these bytes.
     pub error: Option<io::Error>,
@@ -69,6 +70,8 @@ pub struct Splitter<R> {
     /// Bytes read and not yet handed out in a piece (the last piece's line at the cut
     /// first).
     carry: Vec<u8>,
+    /// How many bytes of `carry` hold data: all of it but during a read.
+    filled: usize,
     /// Byte offset of `carry[0]` in the input.
     offset: u64,
     target: usize,
@@ -86,6 +89,7 @@ impl<R: Read> Splitter<R> {
         Splitter {
             inner,
             carry: Vec::new(),
+            filled: 0,
             offset: 0,
             target: target.max(1),
             searched: [0; 3],
@@ -111,9 +115,11 @@ impl<R: Read> Splitter<R> {
                 let rest = self.carry[cut..].to_vec();
                 let mut bytes = std::mem::replace(&mut self.carry, rest);
                 bytes.truncate(line_end);
+                self.filled = self.carry.len();
                 let start = self.offset;
                 self.offset += cut as u64;
-                self.searched = self.searched.map(|s| s.saturating_sub(cut));
+                // The search stopped at the cut: what follows it is searched again.
+                self.searched = [0; 3];
                 return Next::Piece(Piece {
                     bytes,
                     start,
@@ -140,6 +146,21 @@ impl<R: Read> Splitter<R> {
         }
     }
 
+    /// The bytes read and not handed out, as the last piece, when reading stopped where
+    /// it should not have (the underlying reader panicked: a bug): the game they end in
+    /// is cut short, so the piece's cut is its end and that game is not one of its games.
+    pub fn unread(&mut self) -> Piece {
+        self.done = true;
+        self.carry.truncate(self.filled);
+        let bytes = std::mem::take(&mut self.carry);
+        Piece {
+            cut: Some(bytes.len()),
+            bytes,
+            start: self.offset,
+            error: None,
+        }
+    }
+
     /// A reader of the rest of the input, after [`Next::Unsplittable`], once the pieces
     /// handed out are settled: `link` is where their games end.
     pub fn into_reader(
@@ -161,13 +182,16 @@ impl<R: Read> Splitter<R> {
         if self.ended {
             return false;
         }
-        let len = self.carry.len();
-        let want = self.target.clamp(4 << 10, 256 << 10);
+        let len = self.filled;
+        // Reads of a quarter piece: what follows a cut is copied to the next piece, so
+        // it is kept to about one read.
+        let want = (self.target / 4).clamp(4 << 10, 64 << 10);
         self.carry.resize(len + want, 0);
         loop {
             match self.inner.read(&mut self.carry[len..]) {
                 Ok(n) => {
                     self.carry.truncate(len + n.min(want));
+                    self.filled = self.carry.len();
                     self.ended = n == 0;
                     return n > 0;
                 }
