@@ -70,8 +70,6 @@ pub struct Splitter<R> {
     /// Bytes read and not yet handed out in a piece (the last piece's line at the cut
     /// first).
     carry: Vec<u8>,
-    /// How many bytes of `carry` hold data: all of it but during a read.
-    filled: usize,
     /// Byte offset of `carry[0]` in the input.
     offset: u64,
     target: usize,
@@ -89,7 +87,6 @@ impl<R: Read> Splitter<R> {
         Splitter {
             inner,
             carry: Vec::new(),
-            filled: 0,
             offset: 0,
             target: target.max(1),
             searched: [0; 3],
@@ -115,7 +112,6 @@ impl<R: Read> Splitter<R> {
                 let rest = self.carry[cut..].to_vec();
                 let mut bytes = std::mem::replace(&mut self.carry, rest);
                 bytes.truncate(line_end);
-                self.filled = self.carry.len();
                 let start = self.offset;
                 self.offset += cut as u64;
                 // The search stopped at the cut: what follows it is searched again.
@@ -151,7 +147,6 @@ impl<R: Read> Splitter<R> {
     /// is cut short, so the piece's cut is its end and that game is not one of its games.
     pub fn unread(&mut self) -> Piece {
         self.done = true;
-        self.carry.truncate(self.filled);
         let bytes = std::mem::take(&mut self.carry);
         Piece {
             cut: Some(bytes.len()),
@@ -182,28 +177,25 @@ impl<R: Read> Splitter<R> {
         if self.ended {
             return false;
         }
-        let len = self.filled;
         // Reads of a quarter piece: what follows a cut is copied to the next piece, so
-        // it is kept to about one read.
+        // it is kept to about one read. `read_to_end` reads into the spare capacity
+        // without zeroing it first, and keeps what was read before an error.
         let want = (self.target / 4).clamp(4 << 10, 64 << 10);
-        self.carry.resize(len + want, 0);
-        loop {
-            match self.inner.read(&mut self.carry[len..]) {
-                Ok(n) => {
-                    self.carry.truncate(len + n.min(want));
-                    self.filled = self.carry.len();
-                    self.ended = n == 0;
-                    return n > 0;
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    // The bytes before the failure are read to their end; the error comes
-                    // after their last game.
-                    self.carry.truncate(len);
-                    self.error = Some(e);
-                    self.ended = true;
-                    return false;
-                }
+        self.carry.reserve(want);
+        match (&mut self.inner)
+            .take(want as u64)
+            .read_to_end(&mut self.carry)
+        {
+            Ok(n) => {
+                self.ended = n < want;
+                n > 0
+            }
+            Err(e) => {
+                // The bytes before the failure are read to their end; the error comes
+                // after their last game.
+                self.error = Some(e);
+                self.ended = true;
+                false
             }
         }
     }
