@@ -3,10 +3,11 @@
 //! A [`Splitter`] reads the input and cuts it into pieces of about a chosen size, each
 //! cut at the start of a line that most likely starts a game: a line that begins with
 //! `[Event "` after a blank line, found by a SIMD substring search (memchr's `memmem`),
-//! without looking at the bytes in between. Finding every game boundary exactly takes
-//! the tokenizer's whole state (comments spanning lines, tag sections, results, the
-//! limits on a game), so the splitter does not try: a cut is a guess, and the tokenizer
-//! proves or corrects it.
+//! and that is one well-formed tag pair and nothing else (the tokenizer's own test), so
+//! that it starts a game even inside a comment never closed. The bytes in between are
+//! not looked at. Finding every game boundary exactly takes the tokenizer's whole state
+//! (comments spanning lines, tag sections, results, the limits on a game), so the
+//! splitter does not try: a cut is a guess, and the tokenizer proves or corrects it.
 //!
 //! Each piece holds, after its cut, the whole line at the cut. [`read_ahead`] tokenizes
 //! a piece on its own, with counts from zero, and keeps every game but the one that
@@ -20,23 +21,26 @@
 //! [`Reader`] gives over the whole input, whichever cuts were guessed: the property is
 //! tested on every shared file and under the reader fuzz target.
 //!
-//! Where no likely game start turns up, weaker guesses are taken as the piece grows (a
-//! non-blank line after a blank line, past four times the size; any line, past sixteen
-//! times), and a piece that reaches [`MAX_PIECE`] bytes without a line end, or an input
-//! in UTF-16 (decoded as it is read), is not cut at all: [`Next::Unsplittable`] tells the
-//! caller to read the rest with a [`Reader`] alone ([`Splitter::into_reader`]).
+//! A piece that reaches [`MAX_PIECE`] bytes without a likely game start (a file without
+//! `Event` tags, games without tags, a huge comment or line), or an input in UTF-16
+//! (decoded as it is read), is not cut at all: [`Next::Unsplittable`] tells the caller to
+//! read the rest with a [`Reader`] alone ([`Splitter::into_reader`]), whose memory stays
+//! bounded whatever the rest holds.
 
 use std::io::{self, Read};
 
 use memchr::memmem;
 
 use crate::game::Game;
+use crate::lexer::is_tag_shaped;
 use crate::reader::{Origin, Reader, ReaderBuilder};
 
-/// A piece grows to at most this many bytes looking for a line to cut at; past it, the
-/// rest of the input is not cut ([`Next::Unsplittable`]). Twice the default limit on a
-/// game's size, so that a game within the limit always fits in one piece.
-pub const MAX_PIECE: usize = 2 * crate::reader::DEFAULT_MAX_GAME_SIZE;
+/// A piece grows to at most this many bytes (or four times the size asked, if more)
+/// looking for a likely game start; past it,
+/// the rest of the input is not cut ([`Next::Unsplittable`]). Larger than all but the
+/// most annotated real games, so that a file of games with `Event` tags is cut
+/// throughout, and small enough that the pieces in flight stay a few MiB a thread.
+pub const MAX_PIECE: usize = 4 << 20;
 
 /// One piece of the input: its bytes, where they start, and where the next piece starts.
 #[derive(Debug)]
@@ -73,8 +77,8 @@ pub struct Splitter<R> {
     /// Byte offset of `carry[0]` in the input.
     offset: u64,
     target: usize,
-    /// How far `carry` was searched for each kind of cut: likely, weak, any.
-    searched: [usize; 3],
+    /// The line start in `carry` from which the next search for a cut goes on.
+    searched: usize,
     ended: bool,
     error: Option<io::Error>,
     done: bool,
@@ -89,7 +93,7 @@ impl<R: Read> Splitter<R> {
             carry: Vec::new(),
             offset: 0,
             target: target.max(1),
-            searched: [0; 3],
+            searched: 0,
             ended: false,
             error: None,
             done: false,
@@ -115,7 +119,7 @@ impl<R: Read> Splitter<R> {
                 let start = self.offset;
                 self.offset += cut as u64;
                 // The search stopped at the cut: what follows it is searched again.
-                self.searched = [0; 3];
+                self.searched = 0;
                 return Next::Piece(Piece {
                     bytes,
                     start,
@@ -135,7 +139,7 @@ impl<R: Read> Splitter<R> {
                     error: self.error.take(),
                 });
             }
-            if self.carry.len() >= MAX_PIECE {
+            if self.carry.len() >= MAX_PIECE.max(4 * self.target) {
                 return Next::Unsplittable;
             }
             self.fill();
@@ -200,44 +204,21 @@ impl<R: Read> Splitter<R> {
         }
     }
 
-    /// The cut in `carry`, past `target`, with the end of its line: a likely game start,
-    /// or a weaker guess once the piece has grown past a few times `target`.
+    /// The cut in `carry`, past `target`, with the end of its line.
     fn find_cut(&mut self) -> Option<(usize, usize)> {
-        let len = self.carry.len();
-        let kinds = match len / self.target {
-            0..4 => 1,
-            4..16 => 2,
-            _ => 3,
-        };
-        for kind in 0..kinds {
-            // The search goes on where the last one stopped, a line back (a cut's line
-            // must be whole, and the likely start is recognised from the line before it).
-            let from = self.searched[kind]
-                .saturating_sub(LOOK_BACK)
-                .max(self.target);
-            self.searched[kind] = len;
-            if from >= len {
-                continue;
-            }
-            let found = match kind {
-                0 => likely_game_start(&self.carry, from),
-                1 => line_after_blank(&self.carry, from),
-                _ => any_line(&self.carry, from),
-            };
-            if let Some(at) = found {
-                return Some(at);
-            }
+        // Every line start before the last line start was judged by the last search (its
+        // line was whole); the search goes on from there.
+        let from = self.searched.max(self.target);
+        self.searched = memchr::memrchr(b'\n', &self.carry).map_or(0, |i| i + 1);
+        if from >= self.carry.len() {
+            return None;
         }
-        None
+        likely_game_start(&self.carry, from)
     }
 }
 
-/// How far back a search starts again after more bytes came in: past the longest text
-/// that is recognised at a line start but was cut off at the end of the data.
-const LOOK_BACK: usize = 64;
-
-/// The first line start at or after `from` (with a line before it) whose line is whole
-/// and begins with `[Event "`, after a blank line: the cut and the end of that line.
+/// The first line start at or after `from` whose line is whole, begins with `[Event "`
+/// after a blank line, and is one well-formed tag pair: the cut and the end of that line.
 fn likely_game_start(data: &[u8], from: usize) -> Option<(usize, usize)> {
     let finder = memmem::Finder::new(b"\n[Event \"");
     let mut at = from.saturating_sub(1);
@@ -247,32 +228,13 @@ fn likely_game_start(data: &[u8], from: usize) -> Option<(usize, usize)> {
         let before = &data[..newline];
         let blank_before = before.ends_with(b"\n") || before.ends_with(b"\n\r");
         if blank_before && newline + 1 >= from {
-            return whole_line(data, newline + 1);
+            let (start, end) = whole_line(data, newline + 1)?;
+            if is_tag_shaped(&data[start..end - 1]) {
+                return Some((start, end));
+            }
         }
     }
     None
-}
-
-/// The first non-blank line at or after `from` that follows a blank line.
-fn line_after_blank(data: &[u8], from: usize) -> Option<(usize, usize)> {
-    let mut at = from;
-    loop {
-        let newline = at + memchr::memchr(b'\n', &data[at..])?;
-        let (start, end) = (newline + 1, whole_line(data, newline + 1)?.1);
-        let blank_line = |line: &[u8]| line.iter().all(|&b| b == b' ' || b == b'\t' || b == b'\r');
-        let previous = data[..newline].iter().rposition(|&b| b == b'\n');
-        let blank_before = previous.is_some_and(|p| blank_line(&data[p + 1..newline]));
-        if blank_before && !blank_line(&data[start..end]) && start >= from {
-            return Some((start, end));
-        }
-        at = start;
-    }
-}
-
-/// The first line start at or after `from` whose line is whole.
-fn any_line(data: &[u8], from: usize) -> Option<(usize, usize)> {
-    let newline = from.saturating_sub(1) + memchr::memchr(b'\n', &data[from.saturating_sub(1)..])?;
-    whole_line(data, newline + 1)
 }
 
 /// The line that starts at `start`, if its end (the byte after its `\n`) is in `data`.

@@ -86,6 +86,9 @@ fn check(input: &[u8]) {
 /// Pieces that real files are made of, including the tricky ones.
 const FRAGMENTS: &[&[u8]] = &[
     b"[Event \"x\"]\n",
+    // What the splitter cuts at: a tag pair line that starts with `[Event "` after a
+    // blank line.
+    b"\n\n[Event \"y\"]\n",
     b"[Site \"y\"]\n",
     b"[Event \"a \\\"q\\\" b\"]",
     b"[White \"N\xfcss\"]\n",

@@ -111,3 +111,22 @@ fn likely_game_starts_are_game_starts() {
     assert!(pieces > 10, "{pieces} pieces");
     assert_eq!(again, 0);
 }
+
+/// Past `MAX_PIECE` bytes without a likely game start (games without tags, a comment over
+/// several MiB), the rest is read by one reader: the same games, from where the pieces
+/// before end.
+#[test]
+fn the_rest_of_an_input_without_likely_game_starts_reads_as_the_whole() {
+    let tagged: Vec<u8> = (0..3000)
+        .flat_map(|i| format!("[Event \"{i}\"]\n\n1. e4 e5 *\n\n").into_bytes())
+        .collect();
+    let tagless = b"1. d4 d5 2. c4 {a comment\n\nover lines} e6 1-0\n\n"
+        .repeat(planilla_parser::split::MAX_PIECE / 40);
+    let input = [&tagged[..], &tagless[..], &tagged[..]].concat();
+    for max_game in [usize::MAX, 1000] {
+        let builder = ReaderBuilder::new().max_game_size(max_game);
+        let (pieces, again) = split_reads_as_stream(&input, &builder, 4096);
+        assert!(pieces > 10, "{pieces} pieces");
+        assert_eq!(again, 0);
+    }
+}
