@@ -142,6 +142,17 @@ impl<R> Drop for StopOnDrop<'_, R> {
     }
 }
 
+struct StopOnPanic<'a, R>(&'a Shared<R>);
+
+impl<R> Drop for StopOnPanic<'_, R> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.lock().stop = true;
+            self.0.turn.notify_all();
+        }
+    }
+}
+
 /// What a thread took from the splitter.
 enum Taken<R> {
     /// A piece, and what the panic said if reading the input panicked after it.
@@ -159,6 +170,10 @@ fn split_and_work<R: Read, J: Job>(
     job: &J,
     done: Sender<Finished<J::Output>>,
 ) {
+    // A panic outside the places that catch one (a bug here) would leave the threads
+    // holding later pieces waiting for this one's link: stop them all instead, and the
+    // pool passes the panic on.
+    let _stop_on_panic = StopOnPanic(shared);
     let mut worker = job.worker();
     let mut games: Vec<Game> = Vec::new();
     loop {
