@@ -8,17 +8,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use planilla_parser::{DEFAULT_MAX_VARIATION_DEPTH, Encoding, Game, ReaderBuilder};
-
-/// What the reader made of one game, to compare runs with different read sizes.
-#[derive(Debug, PartialEq, Eq)]
-struct Summary {
-    offset: u64,
-    first_line: u64,
-    bytes: Vec<u8>,
-    skipped: u64,
-    tokens: Vec<planilla_parser::Token>,
-    findings: Vec<planilla_parser::Finding>,
-}
+// What the reader made of one game, to compare runs with different read sizes.
+use planilla_testkit::GameSummary as Summary;
 
 fn read_all(
     input: &[u8],
@@ -41,14 +32,7 @@ fn read_all(
     {
         planilla_testkit::check_game(&game);
         assert_eq!(game.index(), out.len() as u64 + 1);
-        out.push(Summary {
-            offset: game.offset(),
-            first_line: game.first_line(),
-            bytes: game.bytes().to_vec(),
-            skipped: game.skipped_bytes(),
-            tokens: game.tokens().to_vec(),
-            findings: game.findings().to_vec(),
-        });
+        out.push(Summary::of(&game));
     }
     assert_eq!(reader.games_read(), out.len() as u64);
     out

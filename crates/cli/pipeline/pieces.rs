@@ -219,21 +219,32 @@ fn split_and_work<R: Read, J: Job>(
             state.done |= last;
         }
         shared.turn.notify_all();
-        let results = games[..count]
-            .iter()
-            .map(|game| work_on(job, &mut worker, game))
-            .collect();
-        if done
-            .send(Finished {
-                seq,
-                results,
-                error,
-            })
-            .is_err()
-        {
+        if !work_and_send(job, &mut worker, &games[..count], seq, error, &done) {
             return;
         }
     }
+}
+
+/// Works on `games` and sends their results as number `seq`, with the error that ends
+/// the input after them; false when the caller no longer listens.
+fn work_and_send<J: Job>(
+    job: &J,
+    worker: &mut J::Worker,
+    games: &[Game],
+    seq: u64,
+    error: Option<io::Error>,
+    done: &Sender<Finished<J::Output>>,
+) -> bool {
+    let results = games
+        .iter()
+        .map(|game| work_on(job, worker, game))
+        .collect();
+    done.send(Finished {
+        seq,
+        results,
+        error,
+    })
+    .is_ok()
 }
 
 /// Takes the next piece, once the window has room; `None` when there is no more.
@@ -316,19 +327,7 @@ fn read_rest<S, R: Read, J: Job>(
             batching.max_bytes,
             &mut batch,
         );
-        let results = batch[..used]
-            .iter()
-            .map(|game| work_on(job, worker, game))
-            .collect();
-        if done
-            .send(Finished {
-                seq,
-                results,
-                error,
-            })
-            .is_err()
-            || ended
-        {
+        if !work_and_send(job, worker, &batch[..used], seq, error, done) || ended {
             return;
         }
         seq += 1;
