@@ -47,9 +47,7 @@ fuzz_target!(|data: &[u8]| {
             let deserved = Suffix::deserved(&after);
             let _ = san.notation(pos, &m, deserved);
             for to in Lang::ALL {
-                let written = San::from_move(pos, &m)
-                    .with_suffix(deserved)
-                    .to_string_in(to);
+                let written = San::from_move(pos, &m).with_suffix(deserved).to_string_in(to);
                 let back = San::parse(written.as_bytes(), to)
                     .unwrap_or_else(|e| panic!("{written:?} ({to:?}) does not parse: {e}"));
                 let m2 = back
