@@ -38,6 +38,11 @@ fn fuzz_regressions_replay() {
             .max_game_size(256)
             .max_variation_depth(4);
         read_all(&data, tiny.clone());
+        // As the reader target reads it: its first two bytes choose the read size.
+        if let [a, _, input @ ..] = &data[..] {
+            let builder = ReaderBuilder::new().buffer_size(1 + (*a as usize & 0x1f));
+            planilla_testkit::read_stream(input, &builder);
+        }
         // The splitter's property, as the reader target asserts it.
         for target in [1, 7, 64] {
             planilla_testkit::split_reads_as_stream(&data, &tiny, target);

@@ -514,14 +514,17 @@ impl<R: Read> Reader<R> {
                 self.buf.resize(self.end + room, 0);
             }
             let dst = &mut self.buf[self.end..self.end + room];
-            let (_, read, written, _) = decoder.decode_to_utf8(&self.raw, dst, self.raw_eof);
+            let (result, read, written, _) = decoder.decode_to_utf8(&self.raw, dst, self.raw_eof);
             self.raw.drain(..read);
             self.end += written;
-            if written > 0 {
+            // Given the last bytes and done with them, the decoder is finished and must
+            // not be called again (encoding_rs panics): the text ends with what it wrote.
+            let input_empty = result == encoding_rs::CoderResult::InputEmpty;
+            if self.raw_eof && self.raw.is_empty() && input_empty {
+                self.eof = true;
                 return;
             }
-            if self.raw_eof && self.raw.is_empty() {
-                self.eof = true;
+            if written > 0 {
                 return;
             }
         }
