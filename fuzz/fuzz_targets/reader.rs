@@ -62,14 +62,15 @@ fuzz_target!(|data: &[u8]| {
     planilla_testkit::split_reads_as_stream(input, &builder, 1 + (*b as usize & 0x3f));
 
     // Every byte belongs to exactly one game (a leading byte order mark to none), and the
-    // bytes kept are the input's (UTF-16 input: its UTF-8 text's).
+    // bytes kept are the input's (UTF-16 input: its UTF-8 text's, whose byte order mark
+    // was dropped before decoding: a U+FEFF after it is text of the first game).
     let text = planilla_parser::utf16_text(input);
-    let input = text.as_deref().unwrap_or(input);
-    let bom = if input.starts_with(b"\xEF\xBB\xBF") {
+    let bom = if text.is_none() && input.starts_with(b"\xEF\xBB\xBF") {
         3
     } else {
         0
     };
+    let input = text.as_deref().unwrap_or(input);
     let mut at = bom as u64;
     let mut line = 1;
     for game in &small {
