@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Helper of `scripts/bench check` (run that, not this): times `planilla check` against its peers.
 
-    bench.py [--rounds N] [--memory | --compressed] --planilla BIN --peer BIN --pgn-extract BIN --corpora DIR --out DIR
+    bench.py [--rounds N] [--memory | --compressed | --scale MB/S] --planilla BIN --peer BIN --pgn-extract BIN --corpora DIR --out DIR
     bench.py --python-chess-worker FILE     (the python-chess reader, run as a child)
 
 Every tool reads the same corpus file (the files of CORPORA/real repeated to >= 200 MB)
@@ -372,6 +372,47 @@ def compressed(args):
     print(f"load average (1 min) before / after the rounds: {load_before:.2f} / {os.getloadavg()[0]:.2f} on {cores} cores")
 
 
+def scale(args):
+    """How check -jN scales: the serial step's speed (the splitter alone, measured by the
+    `split` benchmark and given as --scale), the per-core speed of check (-j1, by CPU
+    time), the serial fraction, Amdahl's projection, and -jN / -j1 here."""
+    out_dir, runs_dir, cores = setup(args)
+    corpus = out_dir / "real-200mb.pgn"
+    size, repeats, nfiles = build_corpus(args.corpora, corpus, CORPUS_MIN)
+    warm(corpus)
+    jn = f"-j{cores}"
+    tools = [Tool(j, f"check {j}", [args.planilla, "check", "--format", "jsonl", j, str(corpus)],
+                  corpus, size, (0, 1)) for j in ("-j1", jn)]
+    say(f"corpus {corpus}: {size / MB:.1f} MB ({nfiles} files x {repeats}); {args.rounds} rounds, {cores} cores")
+    load_before = os.getloadavg()[0]
+    alternate(tools, args.rounds, runs_dir, "scale")
+    one, many = tools
+    serial = args.scale
+    per_core = size / MB / one.median("cpu")
+    fraction = per_core / serial
+    print()
+    print(f"Medians of {args.rounds} rounds (MB = 10^6 bytes)")
+    print()
+    rows = [
+        ["serial step (splitter alone, one thread, wall)", f"{serial:,.0f} MB/s"],
+        ["check per core (-j1, CPU time)", f"{per_core:.1f} MB/s"],
+        ["serial step / per-core check", f"{serial / per_core:.1f}x"],
+        ["serial fraction", f"{fraction:.2%}"],
+    ]
+    for n in (4, 8, 16, 64):
+        rows.append([f"Amdahl projection, {n} cores", f"{1 / (fraction + (1 - fraction) / n):.1f}x"])
+    per_round = [a.wall / b.wall for a, b in zip(one.results, many.results)]
+    busy = many.median("cpu") / many.median("wall")
+    rows.append([f"{jn} / -j1 here (wall; per round {', '.join(f'{r:.2f}' for r in per_round)})",
+                 f"{one.median('wall') / many.median('wall'):.2f}x"])
+    rows.append([f"{jn}: cores kept busy (CPU / wall)", f"{busy:.2f}"])
+    rows.append([f"{jn}: CPU time / -j1's", f"{many.median('cpu') / one.median('cpu'):.2f}"])
+    rows.append([f"peak RSS -j1 / {jn}", f"{one.median('rss_kb') / 1024:.1f} / {many.median('rss_kb') / 1024:.1f} MiB"])
+    table(rows, ["measure", "value"])
+    print()
+    print(f"load average (1 min) before / after the rounds: {load_before:.2f} / {os.getloadavg()[0]:.2f} on {cores} cores")
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--python-chess-worker":
         python_chess_worker(sys.argv[2])
@@ -380,10 +421,13 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--memory", action="store_true")
     p.add_argument("--compressed", action="store_true")
+    p.add_argument("--scale", type=float, metavar="MB/S")
     for opt in ("--planilla", "--peer", "--pgn-extract", "--corpora", "--out"):
         p.add_argument(opt, required=True)
     args = p.parse_args()
-    if args.memory:
+    if args.scale:
+        scale(args)
+    elif args.memory:
         memory(args)
     elif args.compressed:
         compressed(args)

@@ -1,7 +1,7 @@
 //! Every crash input the fuzzers found (`corpora/fuzz-regressions/TARGET/*`, kept there by
 //! `scripts/fuzz`) replayed through the reader, SAN and FEN parsing, `planilla check` and
-//! `planilla convert`, and the convert round trip the fuzz target asserts; then the
-//! convert problems the fuzzer found, each checked as fixed.
+//! `planilla convert`, the splitter's property and the convert round trip the fuzz
+//! targets assert; then the convert problems the fuzzer found, each checked as fixed.
 
 mod util;
 
@@ -37,7 +37,16 @@ fn fuzz_regressions_replay() {
             .buffer_size(7)
             .max_game_size(256)
             .max_variation_depth(4);
-        read_all(&data, tiny);
+        read_all(&data, tiny.clone());
+        // As the reader target reads it: its first two bytes choose the read size.
+        if let [a, _, input @ ..] = &data[..] {
+            let builder = ReaderBuilder::new().buffer_size(1 + (*a as usize & 0x1f));
+            planilla_testkit::read_stream(input, &builder);
+        }
+        // The splitter's property, as the reader target asserts it.
+        for target in [1, 7, 64] {
+            planilla_testkit::split_reads_as_stream(&data, &tiny, target);
+        }
         for encoding in [
             Encoding::Auto,
             Encoding::Utf8,

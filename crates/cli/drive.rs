@@ -3,7 +3,8 @@
 //! caller in input order, source after source.
 //!
 //! A large file (or standard input) is streamed through
-//! [`process_stream`]: bounded batches, worked on by every thread.
+//! [`process_stream`]: cut into bounded pieces, each tokenized and worked on by one
+//! thread, every thread at once.
 //! A small file fits in one batch, so streaming it leaves all threads but one idle and
 //! costs a hand-over between threads for every file (a directory of 4,000 one-game
 //! files took ten times as long as the same games in one file). Runs of small files are
@@ -14,7 +15,7 @@
 use crate::input::{GameReader, Source, io_reason};
 use crate::pipeline::{BatchConfig, Job, process_stream, process_whole};
 use indicatif::ProgressBar;
-use planilla_parser::Encoding;
+use planilla_parser::{Encoding, ReaderBuilder};
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -148,8 +149,8 @@ where
         let source = &sources[i];
         i += 1;
         let consumed = Arc::new(AtomicU64::new(0));
-        let reader = match open(source, encoding, &consumed) {
-            Ok(reader) => reader,
+        let input = match source.open(Arc::clone(&consumed)) {
+            Ok(input) => input,
             Err(e) => {
                 fail(bar, format!("{e:#}"), &mut on, &mut failed)?;
                 continue;
@@ -159,7 +160,9 @@ where
         let base = done_bytes;
         // What `on` returned, kept apart from a read error, which ends only this source.
         let mut stopped: Option<io::Error> = None;
-        let streamed = process_stream(reader, BatchConfig::default(), pool, job, |results| {
+        let builder = ReaderBuilder::new().encoding(encoding);
+        let batching = BatchConfig::default();
+        let streamed = process_stream(builder, input, batching, pool, job, |results| {
             if let Err(e) = on(Event::Results(results)) {
                 stopped = Some(e);
                 return Err(io::Error::other("stopped"));
@@ -187,9 +190,7 @@ fn open(
     consumed: &Arc<AtomicU64>,
 ) -> anyhow::Result<GameReader> {
     let input = source.open(Arc::clone(consumed))?;
-    Ok(planilla_parser::ReaderBuilder::new()
-        .encoding(encoding)
-        .build(input))
+    Ok(ReaderBuilder::new().encoding(encoding).build(input))
 }
 
 /// The message for a source that could not be read to its end.

@@ -10,18 +10,17 @@
 //! each read ([`read_next`]): it ends that input with an error naming the game, and the
 //! run goes on with the next input.
 //!
-//! Two shapes of input: one large input streamed in bounded batches
-//! ([`process_stream`]), and several small inputs read whole, one on each thread
-//! ([`process_whole`]).
+//! Two shapes of input: one large input streamed in bounded pieces
+//! ([`process_stream`], with several threads in `pieces.rs`), and several small inputs
+//! read whole, one on each thread ([`process_whole`]).
 
-use planilla_parser::{Game, Reader};
+mod pieces;
+
+use planilla_parser::{Game, Reader, ReaderBuilder};
 use rayon::prelude::*;
 use std::any::Any;
-use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::mpsc::{Sender, channel};
-use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// The work done on each game, shared by the threads.
 pub trait Job: Sync {
@@ -60,12 +59,20 @@ fn work_on<J: Job>(job: &J, worker: &mut J::Worker, game: &Game) -> J::Output {
 fn read_next<R: Read>(reader: &mut Reader<R>, game: &mut Game) -> io::Result<bool> {
     let (index, offset) = (reader.games_read() + 1, reader.offset());
     catch_unwind(AssertUnwindSafe(|| reader.read_game(game))).unwrap_or_else(|panic| {
-        Err(io::Error::other(format!(
-            "internal error reading game {index} at byte {offset} ({}): a bug in planilla, \
-             please report it; the rest of this input is not read",
-            panic_message(panic.as_ref())
-        )))
+        Err(reading_panicked(
+            index,
+            offset,
+            &panic_message(panic.as_ref()),
+        ))
     })
+}
+
+/// The error that ends an input when reading game `index`, at byte `offset`, panicked.
+fn reading_panicked(index: u64, offset: u64, panic: &str) -> io::Error {
+    io::Error::other(format!(
+        "internal error reading game {index} at byte {offset} ({panic}): a bug in planilla, \
+         please report it; the rest of this input is not read"
+    ))
 }
 
 /// What a caught panic says: its message, or "unknown panic".
@@ -103,86 +110,42 @@ impl Default for BatchConfig {
     }
 }
 
-/// Reads every game from `reader`, runs `job` on bounded batches in parallel on `pool`,
-/// and calls `sink` with each batch's results in input order. At most a few batches are
-/// in memory at once, whatever the input size.
+/// Reads every game of `input` (read as `builder` says), runs `job` on bounded pieces
+/// in parallel on `pool`, and calls `sink` with each piece's results in input order. At
+/// most a few pieces are in memory at once, whatever the input size.
 ///
-/// Every thread of `pool` runs the same loop: it takes the reader (a lock), reads and
-/// tokenizes the next batch, lets the reader go, and works on each game of its batch. A
-/// game is thus tokenized and worked on by the same core, while its text, tokens and
-/// tags are still in that core's cache, and the tokenizer runs in parallel with the work
-/// on other batches. The calling thread only receives the finished batches and hands
-/// them to `sink` in input order. Threads read at most a few batches ahead of the oldest
-/// one not yet handed on, so memory stays bounded even when one batch takes long.
+/// With several threads, the only serial step is cutting the input into pieces of about
+/// `batching.max_bytes` bytes at likely game starts (the parser's splitter: a read and a
+/// substring search); each thread tokenizes a whole piece and works on its games, while
+/// their text and tokens are in that core's cache (`pieces.rs`). The calling thread only
+/// receives the finished pieces and hands them to `sink` in input order.
 ///
 /// With one thread there is nothing to share: the calling thread reads a few games and
 /// works on them at once, while their text and tokens are still in the first-level
 /// cache (a batch's are not: `check -j1` took 7% less CPU time than with a batch read
-/// and then checked), and hands the results on in batches of the same bounds. With two
-/// threads, reading a few games at a time under the lock (8, 32 or 128 KiB) instead of a
-/// batch made no difference in time (more waiting for the lock at 8 KiB), so the
-/// threads keep reading whole batches.
+/// and then checked), and hands the results on in batches of the same bounds.
 ///
 /// # Errors
 ///
 /// A read error from the input (after `sink` has had every game read before it), or
 /// the first error `sink` returns.
 pub fn process_stream<R, J, F>(
-    reader: Reader<R>,
+    builder: ReaderBuilder,
+    input: R,
     batching: BatchConfig,
     pool: &rayon::ThreadPool,
     job: &J,
-    mut sink: F,
+    sink: F,
 ) -> io::Result<()>
 where
     R: Read + Send,
     J: Job,
     F: FnMut(&[J::Output]) -> io::Result<()>,
 {
-    let threads = pool.current_num_threads().max(1);
-    if threads == 1 {
-        return process_in_line(reader, batching, job, sink);
+    if pool.current_num_threads() <= 1 {
+        return process_in_line(builder.build(input), batching, job, sink);
     }
-    let shared = Shared {
-        state: Mutex::new(ReadState {
-            reader,
-            next: 0,
-            handed_on: 0,
-            window: 2 * threads as u64,
-            done: false,
-            stop: false,
-        }),
-        turn: Condvar::new(),
-    };
-    let (done_tx, done_rx) = channel::<Finished<J::Output>>();
-    pool.in_place_scope(|scope| {
-        for _ in 0..threads {
-            let done_tx = done_tx.clone();
-            let shared = &shared;
-            scope.spawn(move |_| read_and_work(shared, batching, job, done_tx));
-        }
-        drop(done_tx);
-        // Whatever way this thread leaves (an error, a panic in `sink`), the workers
-        // are told to stop, so the scope's end does not wait for the whole input.
-        let _stop = StopOnDrop(&shared);
-        let mut waiting: BTreeMap<u64, Finished<J::Output>> = BTreeMap::new();
-        let mut next = 0u64;
-        for finished in done_rx.iter() {
-            waiting.insert(finished.seq, finished);
-            while let Some(batch) = waiting.remove(&next) {
-                next += 1;
-                if !batch.results.is_empty() {
-                    sink(&batch.results)?;
-                }
-                if let Some(e) = batch.error {
-                    return Err(e);
-                }
-                shared.lock().handed_on = next;
-                shared.turn.notify_all();
-            }
-        }
-        Ok(())
-    })
+    pieces::process_pieces(builder, input, batching, pool, job, sink)
 }
 
 /// The games [`process_stream`] reads at a time with one thread: about 8 KiB of text.
@@ -228,97 +191,6 @@ where
                 sink(&results)?;
             }
             return error.map_or(Ok(()), Err);
-        }
-    }
-}
-
-/// The reader and its bookkeeping, shared by the threads of [`process_stream`].
-struct Shared<R> {
-    state: Mutex<ReadState<R>>,
-    /// Signalled when a batch is handed on or the stream stops.
-    turn: Condvar,
-}
-
-impl<R> Shared<R> {
-    fn lock(&self) -> MutexGuard<'_, ReadState<R>> {
-        // A thread that panicked holding the lock left the state consistent (every
-        // field is written whole), so a poisoned lock is used as it is.
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-struct ReadState<R> {
-    reader: Reader<R>,
-    /// The number of the next batch to read.
-    next: u64,
-    /// Batches before this one have been handed to the sink.
-    handed_on: u64,
-    /// How many batches may be read ahead of the oldest one not handed on.
-    window: u64,
-    /// The input is read to its end (or failed).
-    done: bool,
-    /// The caller stopped (an error): read no more.
-    stop: bool,
-}
-
-/// A batch worked on: its number, its results, and the read error that ended it, if
-/// any.
-struct Finished<T> {
-    seq: u64,
-    results: Vec<T>,
-    error: Option<io::Error>,
-}
-
-struct StopOnDrop<'a, R>(&'a Shared<R>);
-
-impl<R> Drop for StopOnDrop<'_, R> {
-    fn drop(&mut self) {
-        self.0.lock().stop = true;
-        self.0.turn.notify_all();
-    }
-}
-
-/// One thread's loop in [`process_stream`]: read a batch (the buffers of the last one
-/// reused), work on it, send the results; until the input ends or the caller stops.
-fn read_and_work<R: Read, J: Job>(
-    shared: &Shared<R>,
-    batching: BatchConfig,
-    job: &J,
-    done: Sender<Finished<J::Output>>,
-) {
-    let mut worker = job.worker();
-    let mut batch: Vec<Game> = Vec::new();
-    loop {
-        let (seq, used, error) = {
-            let mut state = shared.lock();
-            while !state.done && !state.stop && state.next >= state.handed_on + state.window {
-                state = shared.turn.wait(state).unwrap_or_else(|e| e.into_inner());
-            }
-            if state.done || state.stop {
-                return;
-            }
-            let seq = state.next;
-            state.next += 1;
-            let (used, ended, error) = read_games(
-                &mut state.reader,
-                batching.max_games,
-                batching.max_bytes,
-                &mut batch,
-            );
-            state.done |= ended;
-            (seq, used, error)
-        };
-        let results = batch[..used]
-            .iter()
-            .map(|game| work_on(job, &mut worker, game))
-            .collect();
-        let finished = Finished {
-            seq,
-            results,
-            error,
-        };
-        if done.send(finished).is_err() {
-            return;
         }
     }
 }
@@ -482,16 +354,16 @@ mod tests {
         data.truncate(data.len() - 6);
         for threads in [1, 2, 4] {
             let pool = pool(threads);
-            for max_games in [1, 7, 512, 5000] {
-                let reader = ReaderBuilder::new()
-                    .buffer_size(4096)
-                    .build(CutShort(data.clone(), 0));
+            for (max_games, max_bytes) in [(1, 1 << 20), (7, 64), (512, 4096), (5000, 1 << 20)] {
+                let builder = ReaderBuilder::new().buffer_size(4096);
+                let input = CutShort(data.clone(), 0);
                 let mut seen = Vec::new();
                 let batching = BatchConfig {
                     max_games,
-                    max_bytes: 1 << 20,
+                    max_bytes,
                 };
-                let result = process_stream(reader, batching, &pool, &Each(Game::index), |batch| {
+                let each = Each(Game::index);
+                let result = process_stream(builder, input, batching, &pool, &each, |batch| {
                     seen.extend_from_slice(batch);
                     Ok(())
                 });
@@ -503,7 +375,10 @@ mod tests {
                     "{error}"
                 );
                 let expected: Vec<u64> = (1..=games).collect();
-                assert_eq!(seen, expected, "{threads} threads, batches of {max_games}");
+                assert_eq!(
+                    seen, expected,
+                    "{threads} threads, {max_games} games, {max_bytes} bytes"
+                );
             }
         }
     }
@@ -526,19 +401,18 @@ mod tests {
         let data = pgn_games(20_000);
         for threads in [1, 2, 4] {
             let taken = AtomicUsize::new(0);
-            let reader = ReaderBuilder::new()
-                .buffer_size(512)
-                .build(Counted(&data, &taken));
+            let builder = ReaderBuilder::new().buffer_size(512);
+            let input = Counted(&data, &taken);
             let batching = BatchConfig {
                 max_games: 10,
-                max_bytes: 1 << 20,
+                max_bytes: 1024,
             };
             let mut calls = 0;
-            let result =
-                process_stream(reader, batching, &pool(threads), &Each(Game::index), |_| {
-                    calls += 1;
-                    Err(io::Error::other("output closed"))
-                });
+            let each = Each(Game::index);
+            let result = process_stream(builder, input, batching, &pool(threads), &each, |_| {
+                calls += 1;
+                Err(io::Error::other("output closed"))
+            });
             assert_eq!(result.unwrap_err().to_string(), "output closed");
             assert_eq!(calls, 1);
             let taken = taken.load(Ordering::Relaxed);
@@ -556,11 +430,11 @@ mod tests {
         let data = pgn_games(2_000);
         let threads = 3;
         let started = AtomicUsize::new(0);
+        // Pieces of about ten games (of 28 to 31 bytes) with several threads.
         let batching = BatchConfig {
             max_games: 10,
-            max_bytes: 1 << 20,
+            max_bytes: 280,
         };
-        let reader = ReaderBuilder::new().build(&data[..]);
         let most_ahead = AtomicUsize::new(0);
         let work = Each(|game: &Game| {
             started.fetch_add(1, Ordering::SeqCst);
@@ -572,16 +446,24 @@ mod tests {
             game.index()
         });
         let mut seen = Vec::new();
-        process_stream(reader, batching, &pool(threads), &work, |batch| {
-            seen.extend_from_slice(batch);
-            Ok(())
-        })
+        process_stream(
+            ReaderBuilder::new(),
+            &data[..],
+            batching,
+            &pool(threads),
+            &work,
+            |batch| {
+                seen.extend_from_slice(batch);
+                Ok(())
+            },
+        )
         .unwrap();
         assert_eq!(seen, (1..=2_000).collect::<Vec<u64>>());
-        // The window is two batches a thread, the held one included.
+        // The window is two pieces a thread, the held one included.
         let ahead = most_ahead.load(Ordering::SeqCst);
+        let per_piece = batching.max_bytes / 28 + 1;
         assert!(
-            ahead > 10 && ahead <= 2 * threads * 10,
+            ahead > per_piece && ahead <= 2 * threads * per_piece,
             "{ahead} games started while the first batch was held"
         );
     }
@@ -607,11 +489,8 @@ mod tests {
     fn a_panic_while_reading_is_an_error_naming_the_game() {
         let data = pgn_games(3);
         let first = data.len() / 3;
-        let bomb = || {
-            ReaderBuilder::new()
-                .buffer_size(16)
-                .build(Bomb(data.clone(), 0, first + 8))
-        };
+        let builder = ReaderBuilder::new().buffer_size(16);
+        let bomb = || builder.clone().build(Bomb(data.clone(), 0, first + 8));
         let named = |error: &io::Error| {
             let error = error.to_string();
             assert!(
@@ -625,7 +504,8 @@ mod tests {
             let pool = pool(threads);
             let mut seen = Vec::new();
             let result = process_stream(
-                bomb(),
+                builder.clone(),
+                Bomb(data.clone(), 0, first + 8),
                 BatchConfig::default(),
                 &pool,
                 &Each(Game::index),
@@ -692,14 +572,20 @@ mod tests {
             let pool = pool(threads);
             let batching = BatchConfig {
                 max_games: 4,
-                max_bytes: 1 << 20,
+                max_bytes: 100,
             };
             let mut seen = Vec::new();
-            let reader = ReaderBuilder::new().build(&data[..]);
-            process_stream(reader, batching, &pool, &Fragile, |batch| {
-                seen.extend_from_slice(batch);
-                Ok(())
-            })
+            process_stream(
+                ReaderBuilder::new(),
+                &data[..],
+                batching,
+                &pool,
+                &Fragile,
+                |batch| {
+                    seen.extend_from_slice(batch);
+                    Ok(())
+                },
+            )
             .unwrap();
             check(&seen);
             // With one thread the worker that panicked on game 7 starts again at 0.

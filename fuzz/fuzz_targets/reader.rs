@@ -1,23 +1,15 @@
 //! The streaming reader on arbitrary bytes, with tiny reads and small size and depth
 //! limits so that game boundaries, refills, skipped oversized games and long lines are
 //! all reached. Asserts: no byte lost or duplicated (game offsets are contiguous and the
-//! kept bytes are the input's), the same games whatever the read size, and the per-game
-//! invariants of `planilla_testkit::check_game`.
+//! kept bytes are the input's), the same games whatever the read size, the per-game
+//! invariants of `planilla_testkit::check_game`, and the splitter's property (the input
+//! cut into pieces and read piece by piece gives the same games).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use planilla_parser::{DEFAULT_MAX_VARIATION_DEPTH, Encoding, Game, ReaderBuilder};
-
-/// What the reader made of one game, to compare runs with different read sizes.
-#[derive(Debug, PartialEq, Eq)]
-struct Summary {
-    offset: u64,
-    first_line: u64,
-    bytes: Vec<u8>,
-    skipped: u64,
-    tokens: Vec<planilla_parser::Token>,
-    findings: Vec<planilla_parser::Finding>,
-}
+// What the reader made of one game, to compare runs with different read sizes.
+use planilla_testkit::GameSummary as Summary;
 
 fn read_all(
     input: &[u8],
@@ -40,14 +32,7 @@ fn read_all(
     {
         planilla_testkit::check_game(&game);
         assert_eq!(game.index(), out.len() as u64 + 1);
-        out.push(Summary {
-            offset: game.offset(),
-            first_line: game.first_line(),
-            bytes: game.bytes().to_vec(),
-            skipped: game.skipped_bytes(),
-            tokens: game.tokens().to_vec(),
-            findings: game.findings().to_vec(),
-        });
+        out.push(Summary::of(&game));
     }
     assert_eq!(reader.games_read(), out.len() as u64);
     out
@@ -68,15 +53,24 @@ fuzz_target!(|data: &[u8]| {
     let large = read_all(input, 1 << 16, max_game, 4, encoding);
     assert_eq!(small, large, "results must not depend on read sizes");
 
+    // Cut into pieces of 1 to 64 bytes (every guess of the splitter's is tried), read
+    // piece by piece and settled: the games of the whole.
+    let builder = ReaderBuilder::new()
+        .max_game_size(max_game)
+        .max_variation_depth(4)
+        .encoding(encoding);
+    planilla_testkit::split_reads_as_stream(input, &builder, 1 + (*b as usize & 0x3f));
+
     // Every byte belongs to exactly one game (a leading byte order mark to none), and the
-    // bytes kept are the input's (UTF-16 input: its UTF-8 text's).
+    // bytes kept are the input's (UTF-16 input: its UTF-8 text's, whose byte order mark
+    // was dropped before decoding: a U+FEFF after it is text of the first game).
     let text = planilla_parser::utf16_text(input);
-    let input = text.as_deref().unwrap_or(input);
-    let bom = if input.starts_with(b"\xEF\xBB\xBF") {
+    let bom = if text.is_none() && input.starts_with(b"\xEF\xBB\xBF") {
         3
     } else {
         0
     };
+    let input = text.as_deref().unwrap_or(input);
     let mut at = bom as u64;
     let mut line = 1;
     for game in &small {

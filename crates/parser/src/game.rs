@@ -7,6 +7,7 @@ use std::sync::Mutex;
 use crate::encoding::{self, Encoding};
 use crate::finding::{Finding, FindingKind};
 use crate::lexer::{self, LexConfig, Sink};
+use crate::reader::{Origin, after_result_of};
 use crate::token::{TagSpans, Token, TokenKind};
 
 /// The default limit on nested variations.
@@ -54,6 +55,9 @@ pub struct Game {
     pub(crate) encoding_choice: Encoding,
     pub(crate) max_depth: u32,
     pub(crate) encoding: GameEncoding,
+    /// The game is text without tags after this game, which was over a limit and ended
+    /// at its result: its first finding says so, with this number.
+    pub(crate) after_result_of: Option<u64>,
     location_cache: LocationCache,
 }
 
@@ -103,6 +107,7 @@ impl Game {
             encoding_choice: Encoding::Auto,
             max_depth: DEFAULT_MAX_VARIATION_DEPTH,
             encoding: GameEncoding::default(),
+            after_result_of: None,
             location_cache: LocationCache::default(),
         }
     }
@@ -142,7 +147,29 @@ impl Game {
         self.findings.clear();
         self.skipped = 0;
         self.encoding = GameEncoding::default();
+        self.after_result_of = None;
         self.forget_locations();
+    }
+
+    /// Moves a game read by a reader whose counts started from zero (line 1, no game
+    /// before) at `piece` to its place in the whole input: its number and first line
+    /// count from `piece` (its byte offset is the input's already). See
+    /// [`crate::split`].
+    pub fn relocate(&mut self, piece: Origin) {
+        self.index += piece.games;
+        self.first_line += piece.line - 1;
+        if let Some(previous) = self.after_result_of {
+            let (old, new) = (
+                after_result_of(previous),
+                after_result_of(previous + piece.games),
+            );
+            self.after_result_of = Some(previous + piece.games);
+            if let Some(finding) = self.findings.first_mut()
+                && let Some(head) = finding.message.strip_suffix(old.as_str())
+            {
+                finding.message = format!("{head}{new}").into();
+            }
+        }
     }
 
     fn forget_locations(&mut self) {

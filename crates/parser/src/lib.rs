@@ -17,6 +17,8 @@
 //! - Problems are [`Finding`] values with byte spans; [`Game::location`] turns a span into
 //!   a line and column only when something is reported. After a broken game the reader
 //!   goes on with the next one.
+//! - [`split`] cuts one input into pieces that several threads tokenize at once, with
+//!   the games, tokens and findings of the whole input read by one [`Reader`].
 //! - [`write_export`] writes the PGN export format.
 //! - [`tag_values`] parses the values of standard tags (dates, rounds, ratings, FIDE ids,
 //!   `TimeControl` into its periods, `SetUp`, `UTCTime`) into typed values.
@@ -64,6 +66,7 @@ mod finding;
 mod game;
 mod lexer;
 pub mod reader;
+pub mod split;
 pub mod tag_values;
 mod token;
 mod writer;
@@ -73,8 +76,8 @@ pub use finding::{Finding, FindingKind};
 pub use game::{AllTokens, DEFAULT_MAX_VARIATION_DEPTH, Game, GameEncoding, Location};
 pub use lexer::MAX_SYNTAX_FINDINGS;
 pub use reader::{
-    DEFAULT_BUFFER_SIZE, DEFAULT_MAX_GAME_SIZE, DEFAULT_MAX_GAME_TOKENS, EncodingSummary, Reader,
-    ReaderBuilder, utf16_text,
+    DEFAULT_BUFFER_SIZE, DEFAULT_MAX_GAME_SIZE, DEFAULT_MAX_GAME_TOKENS, EncodingSummary, Origin,
+    Reader, ReaderBuilder, read_failure, utf16_text,
 };
 pub use token::{TagSpans, Token, TokenKind};
 pub use writer::{ExportOptions, write_export, write_lossless};

@@ -66,6 +66,55 @@ pub struct ReaderBuilder {
     max_game_tokens: usize,
     encoding: Encoding,
     max_depth: u32,
+    origin: Origin,
+}
+
+/// Where a reader's text starts within the whole input, and what the reading before it
+/// left: a reader built with it reads a piece cut out of a larger input
+/// ([`crate::split`]) as the rest of that input would be read, with the same game
+/// numbers, byte offsets, line numbers and findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Origin {
+    /// Byte offset of the text's first byte in the whole input.
+    pub offset: u64,
+    /// Line number of the text's first byte (the first line is 1).
+    pub line: u64,
+    /// Games read before it.
+    pub games: u64,
+    /// The game before it was over a limit and ended at its result, so that text
+    /// without tags after it is named as such.
+    pub after_result: bool,
+}
+
+impl Default for Origin {
+    /// The start of an input.
+    fn default() -> Self {
+        Origin {
+            offset: 0,
+            line: 1,
+            games: 0,
+            after_result: false,
+        }
+    }
+}
+
+impl Origin {
+    /// The origin `self`, which a reader starting at `piece` with counts from zero (line
+    /// 1, no game) reached, counted from `piece` instead: its offset stays, its line and
+    /// games are added to `piece`'s, and `piece`'s `after_result` is taken when no game
+    /// was read since.
+    pub fn after(self, piece: Origin) -> Origin {
+        Origin {
+            offset: self.offset,
+            line: piece.line + self.line - 1,
+            games: piece.games + self.games,
+            after_result: if self.games == 0 {
+                piece.after_result
+            } else {
+                self.after_result
+            },
+        }
+    }
 }
 
 impl Default for ReaderBuilder {
@@ -84,6 +133,7 @@ impl ReaderBuilder {
             max_game_tokens: DEFAULT_MAX_GAME_TOKENS,
             encoding: Encoding::Auto,
             max_depth: DEFAULT_MAX_VARIATION_DEPTH,
+            origin: Origin::default(),
         }
     }
 
@@ -123,8 +173,17 @@ impl ReaderBuilder {
         self
     }
 
+    /// Where the text the reader is given starts in the whole input ([`Origin`]; the
+    /// start of an input unless set). Past the input's first byte, the text is not
+    /// looked at for a byte order mark or UTF-16.
+    pub fn origin(mut self, origin: Origin) -> Self {
+        self.origin = origin;
+        self
+    }
+
     /// Builds the reader over `inner`.
     pub fn build<R: Read>(self, inner: R) -> Reader<R> {
+        let origin = self.origin;
         let lex = LexConfig {
             encoding: self.encoding,
             max_depth: self.max_depth,
@@ -136,18 +195,18 @@ impl ReaderBuilder {
             buf: Vec::new(),
             start: 0,
             end: 0,
-            base: 0,
+            base: origin.offset,
             eof: false,
             read_error: None,
             utf16_decoder: None,
             raw: Vec::new(),
             raw_eof: false,
-            bom_checked: false,
+            bom_checked: origin.offset > 0,
             utf16: None,
-            line: 1,
-            games: 0,
+            line: origin.line,
+            games: origin.games,
             skipping: false,
-            ended_at_result: None,
+            ended_at_result: origin.after_result.then_some(origin.games),
             dropped: 0,
             summary: EncodingSummary::default(),
         }
@@ -245,21 +304,20 @@ impl<R: Read> Reader<R> {
     /// ([`Reader::games_read`] + 1) and its byte offset ([`Reader::offset`]), and goes on
     /// with the next input.
     pub fn read_game(&mut self, game: &mut Game) -> io::Result<bool> {
-        // Say where the input failed: how much text was read, in how many games.
-        self.read_game_inner(game).map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!(
-                    "after {} bytes of text ({}): {e}",
-                    self.base + self.end as u64,
-                    match self.games {
-                        0 => "no game read".to_string(),
-                        1 => "1 game read".to_string(),
-                        n => format!("{n} games read"),
-                    }
-                ),
-            )
-        })
+        self.read_game_inner(game)
+            .map_err(|e| read_failure(&e, self.base + self.end as u64, self.games))
+    }
+
+    /// Where the next game starts, and what the reading so far left for it: a reader
+    /// built with this [`Origin`] over the rest of the text reads the rest as this one
+    /// would.
+    pub fn origin(&self) -> Origin {
+        Origin {
+            offset: self.offset(),
+            line: self.line,
+            games: self.games,
+            after_result: self.ended_at_result.is_some(),
+        }
     }
 
     /// The byte offset in the input (of the text, once decoded from UTF-16) where the
@@ -456,14 +514,17 @@ impl<R: Read> Reader<R> {
                 self.buf.resize(self.end + room, 0);
             }
             let dst = &mut self.buf[self.end..self.end + room];
-            let (_, read, written, _) = decoder.decode_to_utf8(&self.raw, dst, self.raw_eof);
+            let (result, read, written, _) = decoder.decode_to_utf8(&self.raw, dst, self.raw_eof);
             self.raw.drain(..read);
             self.end += written;
-            if written > 0 {
+            // Given the last bytes and done with them, the decoder is finished and must
+            // not be called again (encoding_rs panics): the text ends with what it wrote.
+            let input_empty = result == encoding_rs::CoderResult::InputEmpty;
+            if self.raw_eof && self.raw.is_empty() && input_empty {
+                self.eof = true;
                 return;
             }
-            if self.raw_eof && self.raw.is_empty() {
-                self.eof = true;
+            if written > 0 {
                 return;
             }
         }
@@ -585,10 +646,8 @@ impl<R: Read> Reader<R> {
             if let Some(previous) = after_result
                 && game.tags.is_empty()
             {
-                message.push_str(&format!(
-                    "; it is text without tags after the result of game {previous}, which \
-                     ends there"
-                ));
+                message.push_str(&after_result_of(previous));
+                game.after_result_of = Some(previous);
             }
             game.findings.insert(
                 0,
@@ -637,6 +696,28 @@ impl<R: Read> Reader<R> {
     }
 }
 
+/// What the message of a game over a limit adds when the game is text without tags
+/// after the game `previous`, which was over a limit and ended at its result.
+pub(crate) fn after_result_of(previous: u64) -> String {
+    format!("; it is text without tags after the result of game {previous}, which ends there")
+}
+
+/// A read error of the underlying reader, saying where the input failed: after `bytes`
+/// bytes of text, in which `games` games were read.
+pub fn read_failure(e: &io::Error, bytes: u64, games: u64) -> io::Error {
+    io::Error::new(
+        e.kind(),
+        format!(
+            "after {bytes} bytes of text ({}): {e}",
+            match games {
+                0 => "no game read".to_string(),
+                1 => "1 game read".to_string(),
+                n => format!("{n} games read"),
+            }
+        ),
+    )
+}
+
 /// The text a [`Reader`] reads from `input` when it is UTF-16 (see `Utf16::of`): its
 /// UTF-8, a byte order mark dropped, an unpaired surrogate or a last odd byte as U+FFFD;
 /// `None` for any other input.
@@ -646,6 +727,12 @@ pub fn utf16_text(input: &[u8]) -> Option<Vec<u8>> {
         .encoding
         .decode_without_bom_handling(&input[utf16.bom..]);
     Some(text.into_owned().into_bytes())
+}
+
+/// Whether input that begins with `head` (its first four bytes, or all of a shorter
+/// input) is read as UTF-16.
+pub(crate) fn is_utf16(head: &[u8]) -> bool {
+    Utf16::of(&head[..head.len().min(4)]).is_some()
 }
 
 /// UTF-16 input, as its first bytes tell.

@@ -1,12 +1,13 @@
 //! Property tests: on any bytes the reader never panics, every game's tokens tile its
-//! bytes, the games put back together are the input, and buffer sizes 1, 7, 4096 and the
-//! default give identical games, tokens, findings and locations.
+//! bytes, the games put back together are the input, buffer sizes 1, 7, 4096 and the
+//! default give identical games, tokens, findings and locations, and the input cut into
+//! pieces by the splitter gives the games of the whole.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 use planilla_parser::{DEFAULT_BUFFER_SIZE, Encoding, Game, ReaderBuilder};
-use planilla_testkit::{Chunked, check_game};
+use planilla_testkit::{Chunked, check_game, split_reads_as_stream};
 use proptest::prelude::*;
 
 /// Everything observable about reading `input`, as a digest plus the joined bytes.
@@ -58,6 +59,13 @@ fn check(input: &[u8]) {
                     "buffer size {buffer} differs (max game {max_game})"
                 );
             }
+            let builder = ReaderBuilder::new()
+                .max_game_size(max_game)
+                .encoding(encoding)
+                .max_variation_depth(3);
+            for target in [1, 7, 64] {
+                split_reads_as_stream(input, &builder, target);
+            }
             if max_game == usize::MAX {
                 // UTF-16 input is read as its UTF-8 text.
                 let text = planilla_parser::utf16_text(input);
@@ -78,6 +86,9 @@ fn check(input: &[u8]) {
 /// Pieces that real files are made of, including the tricky ones.
 const FRAGMENTS: &[&[u8]] = &[
     b"[Event \"x\"]\n",
+    // What the splitter cuts at: a tag pair line that starts with `[Event "` after a
+    // blank line.
+    b"\n\n[Event \"y\"]\n",
     b"[Site \"y\"]\n",
     b"[Event \"a \\\"q\\\" b\"]",
     b"[White \"N\xfcss\"]\n",

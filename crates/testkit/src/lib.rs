@@ -12,6 +12,9 @@
 //!   recovery rate by edit kind and [`random_game`] making games to damage.
 //! - [`ArchiveGen`]: archives of distinct random games with planted copies of every
 //!   kind the archive checks find, and [`Planted`], what it planted.
+//! - [`split_reads_as_stream`]: the splitter's property (an input cut into pieces, each
+//!   tokenized alone and settled, gives the games, tokens and findings of one reader over
+//!   the whole).
 //! - [`Chunked`]: a reader that hands out as few bytes as asked, to reach every refill
 //!   path of the streaming reader.
 //!
@@ -30,9 +33,11 @@
 mod archive;
 mod convert;
 mod repair;
+mod split;
 mod tokens;
 
 pub use archive::{ArchiveGen, Planted};
 pub use convert::convert_round_trip;
 pub use repair::{Counts, RepairTally, Seeded, damage, random_game, repair_trial};
+pub use split::{GameSummary, read_split, read_stream, split_reads_as_stream};
 pub use tokens::{Chunked, check_game, tokens_tile};

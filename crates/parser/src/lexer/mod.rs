@@ -46,7 +46,7 @@ use numbers::move_number_fast;
 use numbers::nag_len;
 use tags::EVENT_HASH;
 use tags::TagNames;
-use tags::is_tag_shaped;
+pub(crate) use tags::is_tag_shaped;
 use tags::malformed_tag_len;
 use tags::tag_name_hash;
 use tags::tag_pair;

@@ -97,7 +97,7 @@ pub(super) const EVENT_HASH: u64 = name_hash_finish(
 
 /// A line that is one or more well-formed tag pairs and nothing else: `[Name "value"]`,
 /// blanks around and between (`[Event "x"] [Site "y"]`, as import format allows).
-pub(super) fn is_tag_shaped(line: &[u8]) -> bool {
+pub(crate) fn is_tag_shaped(line: &[u8]) -> bool {
     let mut rest = trim_blanks(line);
     if rest.is_empty() {
         return false;

@@ -1,0 +1,118 @@
+//! The splitter's property: an input cut into pieces, each tokenized on its own and
+//! then settled, gives the games one reader gives over the whole input.
+
+use planilla_parser::split::{Link, Next, Splitter, read_ahead, settle};
+use planilla_parser::{Finding, Game, ReaderBuilder, Token};
+
+/// What a reader made of one game, to compare two ways of reading an input.
+#[derive(Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    /// The game's number.
+    pub index: u64,
+    /// Its byte offset in the input.
+    pub offset: u64,
+    /// The line of its first byte.
+    pub first_line: u64,
+    /// The bytes kept.
+    pub bytes: Vec<u8>,
+    /// The bytes skipped (a game over a limit).
+    pub skipped: u64,
+    /// Its tokens.
+    pub tokens: Vec<Token>,
+    /// The reader's and the tokenizer's findings.
+    pub findings: Vec<Finding>,
+}
+
+impl GameSummary {
+    /// The summary of `game`.
+    pub fn of(game: &Game) -> GameSummary {
+        GameSummary {
+            index: game.index(),
+            offset: game.offset(),
+            first_line: game.first_line(),
+            bytes: game.bytes().to_vec(),
+            skipped: game.skipped_bytes(),
+            tokens: game.tokens().to_vec(),
+            findings: game.findings().to_vec(),
+        }
+    }
+}
+
+/// The games one reader built by `builder` gives over `input`.
+pub fn read_stream(input: &[u8], builder: &ReaderBuilder) -> Vec<GameSummary> {
+    let mut reader = builder.clone().build(input);
+    let mut game = Game::new();
+    let mut games = Vec::new();
+    while reader.read_game(&mut game).expect("a slice reads") {
+        games.push(GameSummary::of(&game));
+    }
+    games
+}
+
+/// The games of `input` cut by a [`Splitter`] into pieces of about `target` bytes, each
+/// read ahead on its own and settled in turn, as the binary's pipeline does on many
+/// threads; the rest read by one reader where the splitter stops cutting. Also returns
+/// how many pieces were cut and how many of them were read again (a cut that was not a
+/// game start).
+pub fn read_split(
+    input: &[u8],
+    builder: &ReaderBuilder,
+    target: usize,
+) -> (Vec<GameSummary>, usize, usize) {
+    let mut splitter = Splitter::new(input, target);
+    let mut link = Link::default();
+    let mut games = Vec::new();
+    let mut list = Vec::new();
+    let (mut pieces, mut again) = (0, 0);
+    let read =
+        |reader: &mut planilla_parser::Reader<&[u8]>, game: &mut Game| reader.read_game(game);
+    loop {
+        match splitter.next_piece() {
+            Next::Piece(piece) => {
+                pieces += 1;
+                let ahead = read_ahead(builder, &piece, &mut list, read);
+                again += usize::from(link.origin.offset != piece.start || link.origin.after_result);
+                let (count, settled) = settle(builder, &piece, ahead, &link, &mut list, read);
+                games.extend(list[..count].iter().map(GameSummary::of));
+                link = settled.expect("a slice reads");
+                if piece.cut.is_none() {
+                    return (games, pieces, again);
+                }
+            }
+            Next::End => return (games, pieces, again),
+            Next::Unsplittable => {
+                let mut reader = splitter.into_reader(link, builder);
+                let mut game = Game::new();
+                while reader.read_game(&mut game).expect("a slice reads") {
+                    games.push(GameSummary::of(&game));
+                }
+                return (games, pieces, again);
+            }
+        }
+    }
+}
+
+/// Asserts the property on `input`: cut into pieces of about `target` bytes, it gives the
+/// games, tokens and findings that one reader over the whole gives. Returns the number of
+/// pieces and of pieces read again.
+pub fn split_reads_as_stream(
+    input: &[u8],
+    builder: &ReaderBuilder,
+    target: usize,
+) -> (usize, usize) {
+    let stream = read_stream(input, builder);
+    let (split, pieces, again) = read_split(input, builder, target);
+    assert_eq!(
+        stream.len(),
+        split.len(),
+        "the number of games differs (pieces of {target} bytes)"
+    );
+    for (whole, cut) in stream.iter().zip(&split) {
+        assert_eq!(
+            whole, cut,
+            "game {} differs (pieces of {target} bytes)",
+            whole.index
+        );
+    }
+    (pieces, again)
+}
