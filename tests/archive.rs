@@ -198,8 +198,8 @@ fn planted_cases_found_every_way() {
 }
 
 /// The union of the shards' reports under `--shard-by moves` is the unsharded run's:
-/// every game's own findings in exactly one shard, every archive finding but
-/// `player-identity` (which no shard judges) in one shard or more, the same each time.
+/// every game's own findings in exactly one shard, and every archive finding but
+/// `player-identity` (which no shard judges) from exactly one shard.
 #[test]
 fn shards_union_is_the_whole() {
     let (text, planted) = generated(1500, 10);
@@ -225,7 +225,7 @@ fn shards_union_is_the_whole() {
             .collect()
     };
     let mut union = BTreeSet::new();
-    let mut own = 0;
+    let (mut own, mut judged) = (0, 0);
     let mut games = 0;
     for k in 0..4 {
         let shard = format!("{k}/4");
@@ -239,6 +239,7 @@ fn shards_union_is_the_whole() {
                 .split(',')
                 .any(|c| line.contains(&format!(r#""code":"{c}""#)));
             own += u64::from(!archive);
+            judged += u64::from(archive);
             union.insert(line);
         }
     }
@@ -254,6 +255,11 @@ fn shards_union_is_the_whole() {
     assert_eq!(
         own, whole_own,
         "each game's own findings in exactly one shard"
+    );
+    let whole_judged = whole_findings.len() as u64 - whole_own;
+    assert_eq!(
+        judged, whole_judged,
+        "each archive finding from exactly one shard"
     );
     let whole_set: BTreeSet<String> = whole_findings.into_iter().collect();
     assert_eq!(union, whole_set);
