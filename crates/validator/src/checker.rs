@@ -98,7 +98,7 @@ impl Checker {
 
     /// Checks `game`, appending its findings to `out` in the order they occur.
     pub fn check(&mut self, game: &Game, out: &mut Vec<Finding>) -> GameStats {
-        self.check_with(game, out, None, None).0
+        self.check_with(game, out, Recording::Off).0
     }
 
     /// Like [`Checker::check`], and leaves in `main_line` the main line's moves that
@@ -110,7 +110,7 @@ impl Checker {
         main_line: &mut Vec<Move>,
     ) -> GameStats {
         main_line.clear();
-        self.check_with(game, out, None, Some(main_line)).0
+        self.check_with(game, out, Recording::MainLine(main_line)).0
     }
 
     /// Like [`Checker::check`], and appends every move that replayed (in every line,
@@ -121,7 +121,7 @@ impl Checker {
         out: &mut Vec<Finding>,
         played: &mut Vec<PlayedMove>,
     ) -> GameStats {
-        self.check_with(game, out, Some(played), None).0
+        self.check_with(game, out, Recording::Played(played)).0
     }
 
     /// Like [`Checker::check_recording`], and returns the repair search's verdict on the
@@ -154,17 +154,15 @@ impl Checker {
         out: &mut Vec<Finding>,
         played: &mut Vec<PlayedMove>,
     ) -> (GameStats, Option<Repair>) {
-        self.check_with(game, out, Some(played), None)
+        self.check_with(game, out, Recording::Played(played))
     }
 
-    /// Checks `game`, recording the moves that replayed into `played` and the main
-    /// line's into `main_line` when given.
+    /// Checks `game`, recording the moves that replayed as `recording` asks.
     fn check_with(
         &mut self,
         game: &Game,
         out: &mut Vec<Finding>,
-        played: Option<&mut Vec<PlayedMove>>,
-        main_line: Option<&mut Vec<Move>>,
+        recording: Recording<'_>,
     ) -> (GameStats, Option<Repair>) {
         let mut checker = GameChecker {
             game,
@@ -173,8 +171,7 @@ impl Checker {
             lang: Lang::En,
             out,
             plies: 0,
-            played,
-            main_line,
+            recording,
             letters: Letters::default(),
             lang_ambiguous: false,
             main_end: MainLineEnd::default(),
@@ -199,6 +196,17 @@ impl Checker {
     }
 }
 
+/// What a replay records of the moves it plays, for its caller: one field, so that a
+/// move played with nothing to record costs one test.
+pub(crate) enum Recording<'g> {
+    /// Nothing (`check`).
+    Off,
+    /// Every move that replayed, in every line, in text order (the converter, `fix`).
+    Played(&'g mut Vec<PlayedMove>),
+    /// The main line's moves of the last replay (the archive checks).
+    MainLine(&'g mut Vec<Move>),
+}
+
 /// Checks one game and appends its findings (in the order they occur): the state of
 /// one [`Checker::check`], its replay's methods spread over the `replay` modules.
 pub(crate) struct GameChecker<'g> {
@@ -211,9 +219,8 @@ pub(crate) struct GameChecker<'g> {
     pub(crate) out: &'g mut Vec<Finding>,
     /// Half-moves replayed so far.
     pub(crate) plies: u64,
-    pub(crate) played: Option<&'g mut Vec<PlayedMove>>,
-    /// The main line's moves of the last replay, when the caller wants them.
-    pub(crate) main_line: Option<&'g mut Vec<Move>>,
+    /// What the replay records of the moves it plays, for the caller.
+    pub(crate) recording: Recording<'g>,
     /// The piece letters of the moves replayed so far (see [`GameChecker::replay`]).
     pub(crate) letters: Letters,
     /// Two languages read the game legally (see [`GameStats::lang_ambiguous`]).

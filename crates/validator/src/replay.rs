@@ -21,7 +21,7 @@ pub use scoresheet::result_meaning;
 
 pub(crate) use language::Letters;
 
-use crate::checker::{GameChecker, PlayedMove};
+use crate::checker::{GameChecker, PlayedMove, Recording};
 use crate::finding::{Code, Finding};
 use claims::Claims;
 use clocks::Clocks;
@@ -143,7 +143,7 @@ impl GameChecker<'_> {
     /// (see [`planilla_core::detect::letters_of`]).
     pub(crate) fn replay(&mut self, start: Position) -> (u32, bool) {
         // A second replay (in another language) replaces the first one's main line.
-        if let Some(main_line) = self.main_line.as_deref_mut() {
+        if let Recording::MainLine(main_line) = &mut self.recording {
             main_line.clear();
         }
         let game = self.game;
@@ -647,7 +647,7 @@ impl GameChecker<'_> {
             let message =
                 "a null move (the side passes) in analysis: not a move of chess".to_string();
             self.push_at(Code::NonStandardSan, &site(), message);
-            self.record(token.start, text.len(), ply, before, None);
+            self.record(token.start, text.len(), ply, before, None, path);
             line.pos = passed;
             line.ply = ply;
             // The history restarts after a pass, so a variation replacing it
@@ -679,12 +679,14 @@ impl GameChecker<'_> {
             _ if after.is_check() => Some(Suffix::Check),
             _ => None,
         };
-        self.record(token.start, text.len(), ply, before, Some((&m, deserved)));
-        if path.is_empty()
-            && let Some(main_line) = self.main_line.as_deref_mut()
-        {
-            main_line.push(m);
-        }
+        self.record(
+            token.start,
+            text.len(),
+            ply,
+            before,
+            Some((&m, deserved)),
+            path,
+        );
         let notation = san.notation(before, &m, deserved);
         if !notation.is_canonical() {
             self.notation_findings(&san, &notation, &m, &site());
@@ -732,7 +734,7 @@ impl GameChecker<'_> {
     }
 
     /// Records a move that replayed, when recording: `mv` played in `before`, with the
-    /// check mark it deserved (`None` for a null move).
+    /// check mark it deserved (`None` for a null move), on the line at `path`.
     #[inline]
     fn record(
         &mut self,
@@ -741,14 +743,23 @@ impl GameChecker<'_> {
         ply: u32,
         before: &Position,
         mv: Option<(&Move, Option<Suffix>)>,
+        path: &[u32],
     ) {
-        if let Some(played) = self.played.as_deref_mut() {
-            let san = mv.map(|(m, suffix)| San::from_move(before, m).with_suffix(suffix));
-            played.push(PlayedMove {
-                span: (start, start + len as u32),
-                ply,
-                san,
-            });
+        match &mut self.recording {
+            Recording::Off => {}
+            Recording::Played(played) => {
+                let san = mv.map(|(m, suffix)| San::from_move(before, m).with_suffix(suffix));
+                played.push(PlayedMove {
+                    span: (start, start + len as u32),
+                    ply,
+                    san,
+                });
+            }
+            Recording::MainLine(main_line) => {
+                if let (true, Some((m, _))) = (path.is_empty(), mv) {
+                    main_line.push(*m);
+                }
+            }
         }
     }
 }

@@ -2,7 +2,7 @@
 //! of its moves, by replaying the readings they leave when they do not decide, and
 //! guessed from the last game's letters to save a pass over the tokens.
 
-use crate::checker::{Checker, Config, GameChecker};
+use crate::checker::{Checker, Config, GameChecker, Recording};
 use crate::finding::{Code, Finding};
 use planilla_core::Position;
 use planilla_core::detect::{
@@ -52,7 +52,10 @@ impl GameChecker<'_> {
     /// way; the guess only saves a pass over the tokens.
     pub(crate) fn replay_detecting(&mut self, start: Position) {
         let findings = self.out.len();
-        let recorded = self.played.as_ref().map_or(0, |p| p.len());
+        let recorded = match &self.recording {
+            Recording::Played(played) => played.len(),
+            _ => 0,
+        };
         let plies = self.plies;
         let guess = self.verdict.guess().unwrap_or(Lang::En);
         self.lang = guess;
@@ -64,7 +67,7 @@ impl GameChecker<'_> {
             return;
         }
         self.out.truncate(findings);
-        if let Some(played) = self.played.as_deref_mut() {
+        if let Recording::Played(played) = &mut self.recording {
             played.truncate(recorded);
         }
         self.plies = plies;
