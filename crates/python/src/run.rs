@@ -4,7 +4,9 @@
 use crate::options::{self, Filter};
 use crate::py_values::{self, Totals};
 use crate::source::{GameReader, Source, SourceError};
+use planilla_core::Move;
 use planilla_parser::{Encoding, Game};
+use planilla_validator::archive::{Archive, GameRecord};
 use planilla_validator::{Checker, Config, Finding};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -103,6 +105,8 @@ pub struct Job {
     pub sources: Vec<Source>,
     settings: Settings,
     shard: Option<Shard>,
+    /// `archive=True`: the archive checks across every game of the call.
+    archive: bool,
     /// Which findings are reported.
     pub filter: Filter,
     workers: Workers,
@@ -124,11 +128,13 @@ impl Job {
         ignore: Option<Vec<String>>,
         threads: Option<usize>,
         shard: Option<&str>,
+        archive: bool,
     ) -> PyResult<Job> {
         Ok(Job {
             settings: Settings::new(rules, lang, encoding)?,
             filter: Filter::new(select, ignore)?,
             shard: shard.map(Shard::parse).transpose()?,
+            archive,
             sources: Source::all(source)?,
             workers: Workers::new(threads)?,
         })
@@ -139,13 +145,14 @@ impl Job {
 ///
 /// `source` is PGN text (`bytes` or `str`), a path (`os.PathLike`), or a list of paths.
 /// The keywords are `planilla check`'s options (`shard` is `--shard K/N`: N calls with
-/// K = 0..N-1 split the games exactly). The work runs on `threads` threads (all cores by
+/// K = 0..N-1 split the games exactly; `archive=True` is `--archive`: the archive
+/// findings across every game of the call follow the games' own). The work runs on `threads` threads (all cores by
 /// default) with the interpreter lock released.
 ///
 /// Raises `ValueError` for an unknown option value and `OSError` (with the command
 /// line's message, naming the path) for a file that cannot be read.
 #[pyfunction]
-#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None))]
+#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 pub fn check(
     py: Python<'_>,
@@ -157,19 +164,21 @@ pub fn check(
     ignore: Option<Vec<String>>,
     threads: Option<usize>,
     shard: Option<&str>,
+    archive: bool,
 ) -> PyResult<Report> {
     let job = Job::new(
-        source, rules, lang, encoding, select, ignore, threads, shard,
+        source, rules, lang, encoding, select, ignore, threads, shard, archive,
     )?;
     let mut batches = Batches::new(job);
-    let (reported, totals) = py.detach(|| -> Result<_, SourceError> {
+    let (reported, late, totals) = py.detach(|| -> Result<_, SourceError> {
         let mut reported: Vec<Vec<Finding>> = vec![Vec::new(); batches.job().sources.len()];
         let mut totals = Totals::default();
         while let Some((i, results)) = batches.next_batch()? {
             reported[i].extend(totals.add(results, &batches.job().filter));
         }
         totals.files = batches.opened();
-        Ok((reported, totals))
+        let late = totals.add_archive(batches.archive_findings()?, &batches.job().filter);
+        Ok((reported, late, totals))
     })?;
     let findings = PyList::empty(py);
     for (source, list) in batches.job().sources.iter().zip(&reported) {
@@ -177,6 +186,9 @@ pub fn check(
         for f in list {
             findings.append(py_values::finding(py, &name, f)?)?;
         }
+    }
+    for (name, f) in &late {
+        findings.append(py_values::finding(py, name, f)?)?;
     }
     Ok(Report {
         findings: findings.unbind(),
@@ -210,20 +222,37 @@ impl Workers {
     }
 }
 
-/// The findings and plies of a game checked; `None` for a game of another shard.
-pub type Checked = Option<(Vec<Finding>, u64)>;
+/// The findings and plies of a game checked, and its archive record under `archive=True`;
+/// `None` for a game of another shard.
+pub type Checked = Option<(Vec<Finding>, u64, Option<GameRecord>)>;
 
 impl Totals {
     /// Counts the games of `results` and the findings `filter` keeps, and returns those.
     pub fn add(&mut self, results: Vec<Checked>, filter: &Filter) -> Vec<Finding> {
         let mut kept = Vec::new();
-        for (findings, plies) in results.into_iter().flatten() {
+        for (findings, plies, _) in results.into_iter().flatten() {
             self.games += 1;
             self.plies += plies;
             for f in findings.into_iter().filter(|f| filter.keeps(f.code)) {
                 self.count(f.severity());
                 kept.push(f);
             }
+        }
+        kept
+    }
+
+    /// Counts the archive findings `filter` keeps (named by their file), and returns those.
+    pub fn add_archive(
+        &mut self,
+        found: Vec<(String, Finding)>,
+        filter: &Filter,
+    ) -> Vec<(String, Finding)> {
+        let kept: Vec<_> = found
+            .into_iter()
+            .filter(|(_, f)| filter.keeps(f.code))
+            .collect();
+        for (_, f) in &kept {
+            self.count(f.severity());
         }
         kept
     }
@@ -239,15 +268,20 @@ pub struct Batches {
     opened: usize,
     /// The games of a batch, reused from batch to batch as the reader's caller should.
     batch: Vec<Game>,
-    /// The calling thread's checker, kept from batch to batch (`Workers::Caller`).
-    caller: Checker,
+    /// The calling thread's checker, kept from batch to batch (`Workers::Caller`), and
+    /// its list of a game's main-line moves.
+    caller: (Checker, Vec<Move>),
+    /// The archive judge, under `archive=True`: the records of the games checked so far,
+    /// in input order.
+    archive: Option<Archive>,
 }
 
 impl Batches {
     /// Nothing read yet.
     pub fn new(job: Job) -> Batches {
         Batches {
-            caller: Checker::new(job.settings.config),
+            caller: (Checker::new(job.settings.config), Vec::new()),
+            archive: job.archive.then(Archive::new),
             job,
             reader: None,
             opened: 0,
@@ -299,35 +333,59 @@ impl Batches {
                 count += 1;
             }
             if count > 0 {
-                return Ok(Some((index, self.check(count))));
+                let results = self.check(count);
+                if let Some(archive) = &mut self.archive {
+                    let name = self.job.sources[index].name();
+                    for (_, _, record) in results.iter().flatten() {
+                        if let Some(record) = record {
+                            archive.push(&name, record).map_err(SourceError::archive)?;
+                        }
+                    }
+                }
+                return Ok(Some((index, results)));
             }
         }
+    }
+
+    /// The archive findings, each with its file's name, once every batch was read
+    /// (none without `archive=True`); the judge is used up.
+    ///
+    /// # Errors
+    ///
+    /// The judge's temporary file cannot be read back.
+    pub fn archive_findings(&mut self) -> Result<Vec<(String, Finding)>, SourceError> {
+        let Some(archive) = self.archive.take() else {
+            return Ok(Vec::new());
+        };
+        let found = archive.finish().map_err(SourceError::archive)?;
+        Ok(found.into_iter().map(|a| (a.file, a.finding)).collect())
     }
 
     /// Checks the first `count` games of the batch.
     fn check(&mut self, count: usize) -> Vec<Checked> {
         let (config, shard) = (self.job.settings.config, self.job.shard);
-        let check = |checker: &mut Checker, game: &Game| -> Checked {
+        let archive = self.job.archive;
+        let check = |(checker, main_line): &mut (Checker, Vec<Move>), game: &Game| -> Checked {
             if shard.is_some_and(|s| !s.keeps(game.index())) {
                 return None;
             }
             let mut findings = Vec::new();
+            if archive {
+                let stats = checker.check_main_line(game, &mut findings, main_line);
+                let record = GameRecord::new(game, main_line);
+                return Some((findings, stats.plies, Some(record)));
+            }
             let stats = checker.check(game, &mut findings);
-            Some((findings, stats.plies))
+            Some((findings, stats.plies, None))
         };
+        let worker = || (Checker::new(config), Vec::new());
         let games = &self.batch[..count];
         match &self.job.workers {
             Workers::Caller => games.iter().map(|g| check(&mut self.caller, g)).collect(),
-            Workers::Pool(pool) => pool.install(|| {
-                games
-                    .par_iter()
-                    .map_init(|| Checker::new(config), check)
-                    .collect()
-            }),
-            Workers::Global => games
-                .par_iter()
-                .map_init(|| Checker::new(config), check)
-                .collect(),
+            Workers::Pool(pool) => {
+                pool.install(|| games.par_iter().map_init(worker, check).collect())
+            }
+            Workers::Global => games.par_iter().map_init(worker, check).collect(),
         }
     }
 }

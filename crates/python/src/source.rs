@@ -115,6 +115,14 @@ impl SourceError {
         }
     }
 
+    /// The archive judge's temporary file could not be written or read back: `e`.
+    pub fn archive(e: io::Error) -> SourceError {
+        SourceError {
+            kind: e.kind(),
+            message: format!("cannot use the archive's temporary file: {e}"),
+        }
+    }
+
     /// `source` could not be read to its end: `e`.
     pub fn reading(source: &Source, e: &io::Error) -> SourceError {
         SourceError {

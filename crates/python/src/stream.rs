@@ -15,8 +15,9 @@ use std::sync::Mutex;
 /// Where the iteration is.
 struct State {
     batches: Batches,
-    /// Findings of the last batch not handed over yet, with their source's index.
-    pending: VecDeque<(usize, Finding)>,
+    /// Findings of the last batch (or the archive's) not handed over yet, with their
+    /// file's name.
+    pending: VecDeque<(String, Finding)>,
     totals: Totals,
     /// Whether the last source was read to its end.
     finished: bool,
@@ -25,15 +26,20 @@ struct State {
 impl State {
     /// The next finding, reading and checking batches until one has a finding; `None`
     /// after the last.
-    fn next_finding(&mut self) -> Result<Option<(usize, Finding)>, SourceError> {
+    fn next_finding(&mut self) -> Result<Option<(String, Finding)>, SourceError> {
         while self.pending.is_empty() && !self.finished {
             match self.batches.next_batch()? {
                 Some((i, results)) => {
                     let kept = self.totals.add(results, &self.batches.job().filter);
-                    self.pending.extend(kept.into_iter().map(|f| (i, f)));
+                    let name = self.batches.job().sources[i].name();
+                    self.pending
+                        .extend(kept.into_iter().map(|f| (name.clone(), f)));
                 }
                 None => {
                     self.totals.files = self.batches.opened();
+                    let found = self.batches.archive_findings()?;
+                    let kept = self.totals.add_archive(found, &self.batches.job().filter);
+                    self.pending.extend(kept);
                     self.finished = true;
                 }
             }
@@ -74,10 +80,7 @@ impl Findings {
     }
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let next = next_detached(py, &self.state, |state| {
-            let next = state.next_finding()?;
-            Ok(next.map(|(i, f)| (state.batches.job().sources[i].name(), f)))
-        })?;
+        let next = next_detached(py, &self.state, |state| state.next_finding())?;
         next.map(|(name, f)| py_values::finding(py, &name, &f))
             .transpose()
     }
@@ -103,7 +106,7 @@ impl Findings {
 /// `summary` holds the totals (before, `None`). A file that cannot be read raises
 /// `OSError` when the iteration reaches it.
 #[pyfunction]
-#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None))]
+#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 pub fn iter_check(
     source: &Bound<'_, PyAny>,
@@ -114,9 +117,10 @@ pub fn iter_check(
     ignore: Option<Vec<String>>,
     threads: Option<usize>,
     shard: Option<&str>,
+    archive: bool,
 ) -> PyResult<Findings> {
     let job = Job::new(
-        source, rules, lang, encoding, select, ignore, threads, shard,
+        source, rules, lang, encoding, select, ignore, threads, shard, archive,
     )?;
     Ok(Findings {
         state: Mutex::new(State {

@@ -49,6 +49,24 @@ def test_every_golden_file_equals_the_binary(path, args, keywords):
         assert python_check(Path(relative(path)), threads=threads, **keywords) == expected
 
 
+ARCHIVE_CORPUS = sorted((ROOT / "corpora" / "archive").glob("*.pgn"))
+
+
+@pytest.mark.parametrize("args,keywords", [([], {}), (["--select", "truncated-copy,player-identity"], {"select": ["truncated-copy", "player-identity"]})], ids=["all", "select"])
+def test_archive_equals_the_binary(args, keywords):
+    """archive=True gives `check --archive`'s findings, the archive's after the games'
+    own, for every number of threads; without it, none of them."""
+    paths = [relative(p) for p in ARCHIVE_CORPUS]
+    expected = cli_check(["--archive", *args], paths)
+    codes = {f["code"] for f in expected[:-1]}
+    assert args or {"duplicate-game", "truncated-copy", "conflicting-copies", "round-conflict", "player-identity"} <= codes
+    for threads in (1, 2):
+        assert python_check(paths, threads=threads, archive=True, **keywords) == expected
+    plain = python_check(paths, **keywords)
+    assert plain == cli_check(args, paths)
+    assert not {"duplicate-game", "truncated-copy"} & {f["code"] for f in plain[:-1]}
+
+
 def test_a_list_of_paths_is_read_in_order():
     paths = [relative(p) for p in CHECK_CORPUS]
     expected = cli_check([], paths)

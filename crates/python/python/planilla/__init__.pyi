@@ -100,6 +100,7 @@ def check(
     ignore: Optional[Sequence[str]] = None,
     threads: Optional[int] = None,
     shard: Optional[str] = None,
+    archive: bool = False,
 ) -> Report:
     """Checks the games of ``source``; the findings in input order and the totals."""
 
@@ -113,6 +114,7 @@ def iter_check(
     ignore: Optional[Sequence[str]] = None,
     threads: Optional[int] = None,
     shard: Optional[str] = None,
+    archive: bool = False,
 ) -> Findings:
     """``check``'s findings one at a time, a batch of games checked ahead; then ``summary``."""
 
