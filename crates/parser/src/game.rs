@@ -269,12 +269,20 @@ impl Game {
 
     /// Name and decoded value (escapes resolved) of every tag pair, in order.
     pub fn tag_pairs(&self) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> + '_ {
-        self.tags.iter().map(|t| {
-            (
-                self.decode(t.name_span()),
-                lexer::unescape(self.decode(t.value_span())),
-            )
-        })
+        // A game whose bytes are its text (ASCII, or UTF-8 read as UTF-8: most games) is
+        // checked once and sliced, rather than each name and value decoded on its own.
+        let as_is =
+            self.encoding.ascii || (self.encoding.utf8 && !self.encoding_choice.single_byte());
+        let text = as_is
+            .then(|| std::str::from_utf8(&self.bytes).ok())
+            .flatten();
+        let piece = move |span: Range<usize>| match text.and_then(|text| text.get(span.clone())) {
+            Some(piece) => Cow::Borrowed(piece),
+            None => self.decode(span),
+        };
+        self.tags
+            .iter()
+            .map(move |t| (piece(t.name_span()), lexer::unescape(piece(t.value_span()))))
     }
 
     /// The value of the first tag pair with this name (case-sensitive), decoded with the

@@ -76,11 +76,21 @@ impl GameRecord {
             .map_or(0, |t| game.tokens()[t.token as usize].start as usize);
         // One pass over the tags writes the details and keeps the values compared.
         let mut values: [Option<Cow<'_, str>>; FACT_TAGS.len()] = Default::default();
+        // The details' size, from the tags' bytes as written (their text is no longer
+        // unless escapes or another encoding make it so): the buffer grows once at most.
+        let size = 48
+            + 2 * moves.len()
+            + game
+                .tags()
+                .iter()
+                .map(|t| 8 + t.name_span().len() + t.value_span().len())
+                .sum::<usize>();
         let detail = encode(
             [game.index(), 0, game.location(first).line, start],
             &moves,
             game.tag_pairs(),
             &mut values,
+            size,
         );
         let facts = Facts::read(|name| {
             let i = FACT_TAGS.iter().position(|t| *t == name)?;
@@ -251,8 +261,9 @@ fn encode<'g>(
     moves: &[u16],
     tags: impl Iterator<Item = (Cow<'g, str>, Cow<'g, str>)>,
     values: &mut [Option<Cow<'g, str>>; FACT_TAGS.len()],
+    size: usize,
 ) -> Vec<u8> {
-    let mut b = Vec::with_capacity(512);
+    let mut b = Vec::with_capacity(size);
     for n in numbers {
         b.extend_from_slice(&n.to_le_bytes());
     }
@@ -448,10 +459,8 @@ impl Facts {
 pub(crate) fn normalise(text: &str) -> String {
     // Nearly every name is ASCII: a byte at a time, without Unicode's tables.
     if text.is_ascii() {
-        let mut out = String::with_capacity(text.len());
-        for b in text.bytes().filter(u8::is_ascii_alphanumeric) {
-            out.push(b.to_ascii_lowercase() as char);
-        }
+        let mut out = text.to_ascii_lowercase();
+        out.retain(|c| c.is_ascii_alphanumeric());
         return out;
     }
     text.chars()
