@@ -12,7 +12,7 @@ use anyhow::Context;
 use clap::{ArgMatches, Args};
 use planilla_core::Move;
 use planilla_parser::{Encoding, Game};
-use planilla_validator::archive::{GameRecord, Shard as ArchiveShard};
+use planilla_validator::archive::{GameRecord, Shard};
 use planilla_validator::{
     Checker, Code, Config, Finding, GameStats, RulesChoice, Severity, internal_error,
 };
@@ -73,37 +73,6 @@ pub struct CheckArgs {
     /// Where options come from besides the command line.
     #[command(flatten)]
     pub config: ConfigArgs,
-}
-
-/// `--shard K/N`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    k: u64,
-    n: u64,
-}
-
-impl Shard {
-    fn keeps(&self, game: u64) -> bool {
-        game % self.n == self.k
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    /// Reads `K/N`.
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("bad shard '{s}': write K/N with 0 <= K < N, e.g. 0/4");
-        let (k, n) = s.split_once('/').ok_or_else(bad)?;
-        let (k, n): (u64, u64) = (
-            k.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if n == 0 || k >= n {
-            return Err(bad());
-        }
-        Ok(Shard { k, n })
-    }
 }
 
 /// `--fail-on`: the lowest severity that fails the run, or never.
@@ -229,10 +198,7 @@ impl Job for CheckJob<'_> {
         };
         let mut home = true;
         if let (false, Some(shard), Some(r)) = (by_index, self.shard, &mut record) {
-            let role = r.shard(ArchiveShard {
-                k: shard.k,
-                n: shard.n,
-            });
+            let role = r.shard(shard);
             if !role.judged && !role.home {
                 return None;
             }

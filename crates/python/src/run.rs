@@ -6,7 +6,7 @@ use crate::py_values::{self, Totals};
 use crate::source::{GameReader, Source, SourceError};
 use planilla_core::Move;
 use planilla_parser::{Encoding, Game};
-use planilla_validator::archive::{Archive, GameRecord};
+use planilla_validator::archive::{Archive, GameRecord, Shard};
 use planilla_validator::{Checker, Config, Finding};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -68,37 +68,6 @@ impl Settings {
     }
 }
 
-/// `shard="K/N"`: only the games whose 1-based index in their file, modulo N, is K are
-/// checked (the others are read, not checked, nor counted), as `--shard K/N`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    k: u64,
-    n: u64,
-}
-
-impl Shard {
-    /// Reads `K/N`, with the command line's message for anything else.
-    fn parse(s: &str) -> PyResult<Shard> {
-        let bad = || {
-            PyValueError::new_err(format!(
-                "bad shard '{s}': write K/N with 0 <= K < N, e.g. 0/4"
-            ))
-        };
-        let (k, n) = s.split_once('/').ok_or_else(bad)?;
-        let k: u64 = k.trim().parse().map_err(|_| bad())?;
-        let n: u64 = n.trim().parse().map_err(|_| bad())?;
-        if n == 0 || k >= n {
-            return Err(bad());
-        }
-        Ok(Shard { k, n })
-    }
-
-    /// Whether the game of 1-based index `game` is this shard's.
-    fn keeps(self, game: u64) -> bool {
-        game % self.n == self.k
-    }
-}
-
 /// What a call to `check` or `iter_check` asked for, read from its arguments.
 pub struct Job {
     /// The sources, in order.
@@ -133,7 +102,9 @@ impl Job {
         Ok(Job {
             settings: Settings::new(rules, lang, encoding)?,
             filter: Filter::new(select, ignore)?,
-            shard: shard.map(Shard::parse).transpose()?,
+            shard: shard
+                .map(|s| s.parse::<Shard>().map_err(PyValueError::new_err))
+                .transpose()?,
             archive,
             sources: Source::all(source)?,
             workers: Workers::new(threads)?,

@@ -159,13 +159,41 @@ impl GameRecord {
     }
 }
 
-/// One shard of `n` by the `--shard-by moves` keys.
+/// One shard of `n` (`--shard K/N`, read by its `FromStr`): of the games by their index
+/// in their file ([`Shard::keeps`]), or by the `--shard-by moves` keys
+/// ([`GameRecord::shard`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
     /// This shard, below `n`.
     pub k: u64,
     /// How many shards (0 counts as 1).
     pub n: u64,
+}
+
+impl Shard {
+    /// Whether the game of 1-based index `game` in its file is this shard's: N runs
+    /// with K = 0..N-1 split a file's games exactly.
+    pub fn keeps(&self, game: u64) -> bool {
+        game % self.n.max(1) == self.k
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// Reads `K/N` with 0 <= K < N.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("bad shard '{s}': write K/N with 0 <= K < N, e.g. 0/4");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (k, n): (u64, u64) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if n == 0 || k >= n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
 }
 
 /// What a shard does with a game (see [`GameRecord::shard`]).
