@@ -580,31 +580,38 @@ impl GameChecker<'_> {
             path,
         };
 
-        // ASCII, the shape of nearly every move, is read from the bytes as written; any
-        // other shape from the decoded text (`O\x96O` in Windows-1252 is `O–O`).
-        let ascii = text.is_ascii();
-        let parsed = if ascii {
-            San::parse(text, self.lang)
+        // The plain shapes of nearly every move are ASCII by their form: read first,
+        // without a pass over the bytes to ask. Other ASCII is read from the bytes as
+        // written; any other shape from the decoded text (`O\x96O` in Windows-1252 is
+        // `O–O`).
+        let san = if let Some(san) = San::parse_plain(text, self.lang) {
+            self.letters.add_plain(text, &san);
+            san
         } else {
-            let decoded = self
-                .game
-                .decoded_bytes(token.start as usize..token.start as usize + text.len());
-            San::parse(&decoded, self.lang)
-        };
-        let san = match parsed {
-            Ok(san) if ascii => {
-                self.letters.add_plain(text, &san);
-                san
-            }
-            Ok(san) => {
-                self.letters.add(letters_of(self.game.token_bytes(&token)));
-                san
-            }
-            Err(e) => {
-                self.letters.add(letters_of(self.game.token_bytes(&token)));
-                self.report_unreadable(&site(), &e);
-                line.state = State::Stopped { at_last_move: true };
-                return None;
+            let ascii = text.is_ascii();
+            let parsed = if ascii {
+                San::parse(text, self.lang)
+            } else {
+                let decoded = self
+                    .game
+                    .decoded_bytes(token.start as usize..token.start as usize + text.len());
+                San::parse(&decoded, self.lang)
+            };
+            match parsed {
+                Ok(san) if ascii => {
+                    self.letters.add_plain(text, &san);
+                    san
+                }
+                Ok(san) => {
+                    self.letters.add(letters_of(self.game.token_bytes(&token)));
+                    san
+                }
+                Err(e) => {
+                    self.letters.add(letters_of(self.game.token_bytes(&token)));
+                    self.report_unreadable(&site(), &e);
+                    line.state = State::Stopped { at_last_move: true };
+                    return None;
+                }
             }
         };
 

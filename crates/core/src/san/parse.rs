@@ -112,6 +112,16 @@ impl San {
             None => parse_general(bytes, lang),
         }
     }
+
+    /// [`San::parse`]'s fast path alone: the move when it has one of the plain shapes
+    /// nearly every move has (`[piece][file][rank][x]square[=piece][+|#|++]`, piece
+    /// letters in upper case), `None` for every other form. What it accepts is ASCII by
+    /// its form and reads as [`San::parse`] reads it, so a caller may try it before
+    /// asking whether the bytes are ASCII at all.
+    #[inline(always)]
+    pub fn parse_plain(bytes: &[u8], lang: Lang) -> Option<San> {
+        parse_plain(bytes, lang)
+    }
 }
 
 /// [`San::parse`] without the fast path for the common shapes (which must read
@@ -506,5 +516,19 @@ mod tests {
         // Castling letters too: the fast path leaves castling to the general parser.
         let accepted = agree(b"aeh18x=+#NQKPRDTACO0-", 4, &[Lang::En, Lang::Es, Lang::De]);
         assert!(accepted > 1000, "{accepted}");
+    }
+
+    /// What the fast path accepts is ASCII: a caller tries it before looking at the bytes
+    /// (a NO-BREAK SPACE, a Latin-1 or UTF-8 letter, a figurine's bytes: never a move here).
+    #[test]
+    fn plain_moves_are_ascii() {
+        let mut accepted = 0;
+        strings(b"eh8x=+N\xa0\xc2\xe2\x99\x98", 4, |s| {
+            if parse_plain(s, Lang::En).is_some() {
+                accepted += 1;
+                assert!(s.is_ascii(), "{s:?}");
+            }
+        });
+        assert!(accepted > 10, "{accepted}");
     }
 }
