@@ -316,6 +316,12 @@ fn missing_message() -> String {
 /// written after it), looking back over variations.
 fn main_move_before(game: &Game, index: usize) -> Option<(usize, usize)> {
     let tokens = game.tokens();
+    // Nearly always the token just before the comment, with no mark between them.
+    if let Some(token) = index.checked_sub(1).map(|i| tokens[i])
+        && token.kind == TokenKind::San
+    {
+        return Some((token.start as usize, token.end as usize));
+    }
     let mut depth = 0usize;
     for (i, token) in tokens[..index].iter().enumerate().rev() {
         match token.kind {
