@@ -190,9 +190,11 @@ impl ClockCommands<'_> {
 
 /// The command of a text that is `[%clk H:MM:SS]` alone, or with one space on each side
 /// as lichess writes every clock (`{ [%clk 0:03:00] }`), with a value of the common shape
-/// ([`short_hms`]): read at fixed places, without a search. What the search would find
-/// there; `None` for any other text, which the search reads.
-fn lone_clock(text: &[u8]) -> Option<ClockCommand> {
+/// (`H:MM:SS`, one hour digit, in range): read at fixed places, without a search. What
+/// [`clock_commands`] finds there, its only command; `None` for any other text, which
+/// [`clock_commands`] reads.
+#[inline]
+pub fn lone_clock(text: &[u8]) -> Option<ClockCommand> {
     let (start, command) = match text {
         [b' ', command @ .., b' '] if command.len() == 14 => (1, command),
         command if command.len() == 14 => (0, command),

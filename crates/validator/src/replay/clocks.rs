@@ -35,7 +35,7 @@ use crate::finding::Code;
 use crate::replay::{Line, Site, State, is_check_mark};
 use planilla_core::san::San;
 use planilla_core::{Color, Position};
-use planilla_parser::commands::{ClockError, ClockKind, clock_commands};
+use planilla_parser::commands::{ClockCommand, ClockError, ClockKind, clock_commands, lone_clock};
 use planilla_parser::tag_values::{Period, TimeControl, parse_time_control};
 use planilla_parser::{Game, TokenKind};
 
@@ -117,23 +117,27 @@ impl GameChecker<'_> {
             text = inner.strip_suffix(b"}").unwrap_or(inner);
             offset += 1;
         }
+        // A comment that holds one clock alone (`{ [%clk 0:04:58] }` after every move of
+        // an online export) is read at fixed places, without the search.
+        if let Some(ClockCommand {
+            span,
+            value: Ok(value),
+            ..
+        }) = lone_clock(text)
+        {
+            if self.clock_of_move(clocks, main, start) {
+                self.judge_clock(clocks, &site, offset + span.start, value);
+            }
+            return;
+        }
         for command in clock_commands(text) {
             let at = offset + command.span.start;
-            if command.kind == ClockKind::Clock {
-                if !clocks.active {
-                    clocks.active = true;
-                    clocks.control = self.time_control();
-                }
-                if clocks.clocked_ply != main.ply {
-                    // Moves skipped since the last clock (or since the start) have none.
-                    if clocks.clocked_ply + 1 < main.ply {
-                        self.report_move_without_clock(clocks, start);
-                    }
-                    clocks.clocked_ply = main.ply;
-                } else if command.value.is_ok() {
-                    // A second clock for the same move: its form only.
-                    continue;
-                }
+            if command.kind == ClockKind::Clock
+                && !self.clock_of_move(clocks, main, start)
+                && command.value.is_ok()
+            {
+                // A second clock for the same move: its form only.
+                continue;
             }
             let value = match command.value {
                 Ok(value) => value,
@@ -142,31 +146,57 @@ impl GameChecker<'_> {
                     continue;
                 }
             };
-            if command.kind != ClockKind::Clock {
-                continue;
+            if command.kind == ClockKind::Clock {
+                self.judge_clock(clocks, &site, at, value);
             }
-            let side = before.turn();
-            let number = before.fullmoves();
-            let slot = &mut clocks.last[(side == Color::Black) as usize];
-            let previous = slot.replace((number, value));
-            let Some(control) = &clocks.control else {
-                continue;
+        }
+    }
+
+    /// A `[%clk]` after the main line's move `main.ply`: wakes the check at the game's
+    /// first clock, reports the moves skipped since the last clock, and returns whether
+    /// it is the move's first clock (a second one is read for its form only).
+    #[inline]
+    fn clock_of_move(&mut self, clocks: &mut Clocks, main: &Line, start: &Position) -> bool {
+        if !clocks.active {
+            clocks.active = true;
+            clocks.control = self.time_control();
+        }
+        if clocks.clocked_ply == main.ply {
+            return false;
+        }
+        // Moves skipped since the last clock (or since the start) have none.
+        if clocks.clocked_ply + 1 < main.ply {
+            self.report_move_without_clock(clocks, start);
+        }
+        clocks.clocked_ply = main.ply;
+        true
+    }
+
+    /// Judges the clock `value` (in milliseconds), written at byte `at`, of the move at
+    /// `site`, against the side's last clock and the time control.
+    #[inline]
+    fn judge_clock(&mut self, clocks: &mut Clocks, site: &Site, at: usize, value: u64) {
+        let side = site.before.turn();
+        let number = site.before.fullmoves();
+        let slot = &mut clocks.last[(side == Color::Black) as usize];
+        let previous = slot.replace((number, value));
+        let Some(control) = &clocks.control else {
+            return;
+        };
+        let (from_move, from) = previous.unwrap_or((0, u64::from(control[0].seconds) * 1000));
+        if from_move >= number {
+            return;
+        }
+        let allowed = allowance(control, from_move, number);
+        if value > from + allowed {
+            let rise = Rise {
+                side,
+                from,
+                from_start: previous.is_none(),
+                to: value,
+                allowed,
             };
-            let (from_move, from) = previous.unwrap_or((0, u64::from(control[0].seconds) * 1000));
-            if from_move >= number {
-                continue;
-            }
-            let allowed = allowance(control, from_move, number);
-            if value > from + allowed {
-                let rise = Rise {
-                    side,
-                    from,
-                    from_start: previous.is_none(),
-                    to: value,
-                    allowed,
-                };
-                self.report_rise(&site, at, rise);
-            }
+            self.report_rise(site, at, rise);
         }
     }
 
