@@ -155,7 +155,7 @@ impl GameChecker<'_> {
     /// A `[%clk]` after the main line's move `main.ply`: wakes the check at the game's
     /// first clock, reports the moves skipped since the last clock, and returns whether
     /// it is the move's first clock (a second one is read for its form only).
-    #[inline]
+    #[inline(always)]
     fn clock_of_move(&mut self, clocks: &mut Clocks, main: &Line, start: &Position) -> bool {
         if !clocks.active {
             clocks.active = true;
@@ -174,7 +174,7 @@ impl GameChecker<'_> {
 
     /// Judges the clock `value` (in milliseconds), written at byte `at`, of the move at
     /// `site`, against the side's last clock and the time control.
-    #[inline]
+    #[inline(always)]
     fn judge_clock(&mut self, clocks: &mut Clocks, site: &Site, at: usize, value: u64) {
         let side = site.before.turn();
         let number = site.before.fullmoves();
