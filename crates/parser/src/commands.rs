@@ -274,6 +274,42 @@ fn number(digits: &[u8]) -> Option<u64> {
 mod tests {
     use super::*;
 
+    /// The first `[%` of a text, for every text of up to six bytes over the bytes that
+    /// matter (and a long one, for the vector search).
+    #[test]
+    fn command_start_finds_the_first_command() {
+        let naive = |t: &[u8]| t.windows(2).position(|w| w == b"[%");
+        let alphabet = b"{ [%}c";
+        let mut texts = vec![Vec::new()];
+        for _ in 0..6 {
+            let longer: Vec<Vec<u8>> = texts
+                .iter()
+                .flat_map(|t| {
+                    alphabet.iter().map(move |&b| {
+                        let mut t = t.clone();
+                        t.push(b);
+                        t
+                    })
+                })
+                .collect();
+            texts.extend(longer.into_iter().filter(|t| t.len() <= 6));
+            texts.sort();
+            texts.dedup();
+        }
+        let mut long = vec![b'c'; 100];
+        long.extend_from_slice(b" [%clk 0:01:00]");
+        texts.push(long);
+        for text in &texts {
+            assert_eq!(
+                command_start(text),
+                naive(text),
+                "{:?}",
+                String::from_utf8_lossy(text)
+            );
+        }
+        assert!(texts.len() > 40_000, "{}", texts.len());
+    }
+
     #[test]
     fn clock_values() {
         let cases: &[(&str, Result<u64, ClockError>)] = &[
