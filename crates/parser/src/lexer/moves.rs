@@ -155,6 +155,27 @@ pub(super) fn san_fast(s: &[u8]) -> Option<usize> {
     (is_delimiter_byte(next) && next != b'(').then_some(end)
 }
 
+/// Castling as it is mostly written, `O-O` or `O-O-O` with `+`, `#` or `++`, followed by
+/// an ASCII delimiter; every other form is left to [`san_len`], which reads these with
+/// the same lengths.
+#[inline(always)]
+pub(super) fn castling_fast(s: &[u8]) -> Option<usize> {
+    let mut end = if s.starts_with(b"O-O-O") {
+        5
+    } else if s.starts_with(b"O-O") {
+        3
+    } else {
+        return None;
+    };
+    if matches!(s.get(end), Some(b'+' | b'#')) {
+        end += 1;
+        if matches!(s.get(end), Some(b'+' | b'#')) {
+            end += 1;
+        }
+    }
+    is_delimiter_byte(*s.get(end)?).then_some(end)
+}
+
 /// The length of a move-shaped token at the start of `s`, if it is one.
 pub(crate) fn san_len(s: &[u8], encoding: Encoding) -> Option<usize> {
     // Fast paths for the most common shapes: `e4`, `Nf3`, followed by a delimiter.
@@ -312,6 +333,15 @@ mod tests {
         fn san_fast_agrees_with_san_len(s in FAST_PATH_INPUTS) {
             let bytes = s.as_bytes();
             if let Some(len) = san_fast(bytes) {
+                prop_assert_eq!(san_len(bytes, Encoding::Auto), Some(len));
+            }
+        }
+
+        /// So does the fast path for castling.
+        #[test]
+        fn castling_fast_agrees_with_san_len(s in "(O-O|O-O-O)[+#]{0,3}[ O0o+#=.()!?a-h1-8\\-]{0,3}") {
+            let bytes = s.as_bytes();
+            if let Some(len) = castling_fast(bytes) {
                 prop_assert_eq!(san_len(bytes, Encoding::Auto), Some(len));
             }
         }
