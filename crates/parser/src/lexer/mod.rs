@@ -509,6 +509,22 @@ impl Lexer {
             }
             tokens.push(token(kind, pos, end));
             pos = end;
+            if kind == TokenKind::Tag
+                && on_tag_line
+                && phase == Phase::Tags
+                && !self.blank_after_tags
+                && !self.after_malformed_tag
+            {
+                // The usual tag section, one tag pair a line: no line of it starts a game.
+                pos = self.tag_lines(
+                    data,
+                    pos,
+                    limit,
+                    &mut newlines_total,
+                    &mut tokens,
+                    sink.tags,
+                );
+            }
             // The token limit is checked after every token but those of a run of moves
             // (after the run), in the movetext only (a tag section is kept whole).
             if tokens.len() > self.max_tokens && phase == Phase::Movetext {

@@ -2,6 +2,8 @@
 //! the lenient reading of unescaped quotes, tag-name hashes and escapes.
 
 use super::classes::{CLASS, NAME, line_content_len};
+use super::{Lexer, token};
+use crate::token::{TagSpans, Token, TokenKind};
 use nom::IResult;
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::character::complete::{char as byte_char, space0};
@@ -43,6 +45,49 @@ impl TagNames {
         self.list.clear();
         if !self.set.is_empty() {
             self.set.clear();
+        }
+    }
+}
+
+impl Lexer {
+    /// Tokenizes the tag lines that follow a tag pair ending at `pos`, one `[Name "value"]`
+    /// a line (after `\n` or `\r\n`), as the main loop would, with the bookkeeping of a
+    /// tag line that can start no game; returns where the main loop goes on (the end of
+    /// the last tag pair read). Called only in a tag section whose last line started
+    /// with a well-formed tag pair and no blank line came before it: a tag line after it
+    /// then never starts the next game.
+    pub(super) fn tag_lines(
+        &mut self,
+        data: &[u8],
+        mut pos: usize,
+        limit: usize,
+        newlines: &mut u64,
+        tokens: &mut Vec<Token>,
+        tags: &mut Vec<TagSpans>,
+    ) -> usize {
+        loop {
+            let line = match data.get(pos..limit) {
+                Some([b'\n', b'[', ..]) => pos + 1,
+                Some([b'\r', b'\n', b'[', ..]) => pos + 2,
+                _ => return pos,
+            };
+            let Some(((len, name, value), hash)) = tag_pair_fast(&data[line..limit]) else {
+                return pos;
+            };
+            *newlines += 1;
+            let base = line as u32;
+            tags.push(TagSpans {
+                token: tokens.len() as u32,
+                name: (base + name.0 as u32, base + name.1 as u32),
+                value: (base + value.0 as u32, base + value.1 as u32),
+            });
+            self.tag_name = hash;
+            self.tag_names.insert(hash);
+            pos = line + len;
+            if pos <= self.max_tags_end {
+                self.tags_end = pos;
+            }
+            tokens.push(token(TokenKind::Tag, line, pos));
         }
     }
 }
