@@ -22,6 +22,7 @@ pub(super) struct TagNames {
 impl TagNames {
     const LIST_MAX: usize = 32;
 
+    #[inline]
     pub(super) fn insert(&mut self, name: u64) {
         if self.list.len() < Self::LIST_MAX {
             self.list.push(name);
@@ -239,7 +240,7 @@ fn tag_pair_general(s: &[u8]) -> Option<ParsedTag> {
 /// The usual shape `[Name "value"]` (one space, no escapes), by direct indexing, with
 /// the name's [`name_hash`]; the nom parser in [`tag_pair`] reads the same and every
 /// other form. The name is measured and hashed eight bytes at a time.
-#[inline]
+#[inline(always)]
 pub(super) fn tag_pair_fast(s: &[u8]) -> Option<(ParsedTag, u64)> {
     if s.first() != Some(&b'[') {
         return None;
@@ -295,7 +296,7 @@ fn not_name_bytes(word: u64) -> u64 {
 /// The first `"`, `\\` or line end in `s`: the end of a plain tag value. Values are
 /// short (a name, a date), so the first 24 bytes are looked at eight at a time in place,
 /// and only a longer value calls `memchr3`.
-#[inline]
+#[inline(always)]
 fn value_end(s: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
