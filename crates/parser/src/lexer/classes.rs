@@ -41,6 +41,11 @@ const DELIMITER: u8 = 2;
 pub(super) const NAME: u8 = 4;
 /// A byte from 0x80 up (part of a character that may be a Unicode space).
 pub(super) const HIGH: u8 = 8;
+/// The first byte of a move the movetext's fast loop reads: a file or a piece letter
+/// (`O` is castling, `Z` a null move: the main loop reads those).
+pub(super) const MOVE_START: u8 = 16;
+/// The first digit of a move number: `1`-`9`.
+pub(super) const NUMBER_START: u8 = 32;
 
 pub(super) static CLASS: [u8; 256] = {
     let mut table = [0u8; 256];
@@ -72,6 +77,12 @@ pub(super) static CLASS: [u8; 256] = {
         }
         if c >= 0x80 {
             table[b] |= HIGH;
+        }
+        if matches!(c, b'a'..=b'h' | b'A'..=b'N' | b'P'..=b'Y') {
+            table[b] |= MOVE_START;
+        }
+        if matches!(c, b'1'..=b'9') {
+            table[b] |= NUMBER_START;
         }
         b += 1;
     }

@@ -15,6 +15,7 @@
 //! - `classes`: the byte classes of the hot paths, whitespace, words and the end of a token;
 //! - `numbers`: tokens that start with a digit (move numbers, results), NAGs and
 //!   evaluation marks;
+//! - `movetext`: the fast loop over runs of moves, move numbers and one-line comments;
 //! - `moves`: move shapes (SAN, castling, en-passant marks, promotions);
 //! - `tags`: tag pairs, tag-name hashes and the repeated-tag bookkeeping;
 //! - `finish`: what only the end of a game can tell (an open variation, a missing result).
@@ -22,6 +23,7 @@
 mod classes;
 mod finish;
 mod moves;
+mod movetext;
 mod numbers;
 mod tags;
 
@@ -40,6 +42,7 @@ use classes::non_ascii_token;
 use classes::word_len;
 use moves::san_fast;
 pub(crate) use moves::{en_passant_len, san_len};
+use movetext::movetext_run;
 use numbers::digit_token;
 use numbers::evaluation_len;
 use numbers::move_number_fast;
@@ -358,12 +361,13 @@ impl Lexer {
                 }
             }
             if line_start.is_none() && phase == Phase::Movetext && !on_tag_line {
-                // Fast loop: moves and move numbers separated by single spaces, in the
-                // middle of a line of movetext, need no bookkeeping at all.
+                // Fast loop: moves, move numbers and one-line comments in the movetext,
+                // from the middle of a line on, need no bookkeeping but the newlines.
                 let start = pos;
                 // At most 64 KiB at a time, so that the token limit is checked within
-                // a line of moves too.
-                pos = movetext_run(data, pos, limit.min(pos + (1 << 16)), &mut tokens);
+                // a long run of moves too.
+                let run_limit = limit.min(pos + (1 << 16));
+                pos = movetext_run(data, pos, run_limit, &mut newlines_total, &mut tokens);
                 if pos != start {
                     last_was_result = false;
                     if tokens.len() > self.max_tokens {
@@ -505,6 +509,22 @@ impl Lexer {
             }
             tokens.push(token(kind, pos, end));
             pos = end;
+            if kind == TokenKind::Tag
+                && on_tag_line
+                && phase == Phase::Tags
+                && !self.blank_after_tags
+                && !self.after_malformed_tag
+            {
+                // The usual tag section, one tag pair a line: no line of it starts a game.
+                pos = self.tag_lines(
+                    data,
+                    pos,
+                    limit,
+                    &mut newlines_total,
+                    &mut tokens,
+                    sink.tags,
+                );
+            }
             // The token limit is checked after every token but those of a run of moves
             // (after the run), in the movetext only (a tag section is kept whole).
             if tokens.len() > self.max_tokens && phase == Phase::Movetext {
@@ -741,42 +761,6 @@ fn syntax(message: &'static str, start: usize, end: usize) -> Finding {
         Cow::Borrowed(message),
         start as u32..end as u32,
     )
-}
-
-/// Tokenizes moves, move numbers and one-line comments separated by single spaces from
-/// `pos`, as long as nothing else comes; returns where it stopped (at a token start or at a gap that is not
-/// a single space). Pushes exactly what the general loop would.
-#[inline(always)]
-fn movetext_run(data: &[u8], mut pos: usize, limit: usize, tokens: &mut Vec<Token>) -> usize {
-    loop {
-        let (kind, len) = match data[pos] {
-            b'a'..=b'h' | b'A'..=b'N' | b'P'..=b'Y' => match san_fast(&data[pos..]) {
-                Some(len) => (TokenKind::San, len),
-                None => return pos,
-            },
-            b'1'..=b'9' => match move_number_fast(&data[pos..limit]) {
-                Some(len) => (TokenKind::MoveNumber, len),
-                None => return pos,
-            },
-            // A comment closed on its own line (`{ [%clk 0:03:00] }` after every move).
-            b'{' => match memchr::memchr2(b'}', b'\n', &data[pos + 1..limit]) {
-                Some(i) if data[pos + 1 + i] == b'}' => (TokenKind::Comment, i + 2),
-                _ => return pos,
-            },
-            _ => return pos,
-        };
-        let end = pos + len;
-        tokens.push(token(kind, pos, end));
-        pos = end;
-        if pos + 1 < limit
-            && data[pos] == b' '
-            && CLASS[data[pos + 1] as usize] & (SPACE | HIGH) == 0
-        {
-            pos += 1;
-        } else {
-            return pos;
-        }
-    }
 }
 
 /// Inputs for the property tests that hold each fast path to its full scanner: the bytes

@@ -2,7 +2,7 @@
 //! figurines, promotions, check marks and en-passant marks. The lexer knows no language:
 //! it only decides where a move ends.
 
-use super::classes::{is_delimiter_byte, is_mark_char, is_token_end};
+use super::classes::{CLASS, MOVE_START, is_delimiter_byte, is_mark_char, is_token_end};
 use crate::encoding::{Encoding, char_at, is_unicode_space, utf8_char};
 
 /// `e.p.`, `a.p.`, `e. p.`, `a. p.` (final dot optional; the inner space may be a
@@ -130,12 +130,16 @@ fn move_body_mask(window: &[u8; 8]) -> u32 {
 
 /// The common move shapes (`e4`, `Nf3`, `exd5`, `Nbd7`, `Qh4xe1`, `e2e4`, with `+`, `#`
 /// or `++`) followed by an ASCII delimiter; anything else is left to [`san_len`], which
-/// accepts a superset with the same lengths. The body is measured without a loop: one
-/// table look-up per byte of an 8-byte window, then a count of trailing ones.
+/// accepts a superset with the same lengths. The body is measured without a loop: the
+/// bytes of an 8-byte window classified at once, then a count of trailing ones.
+///
+/// `s` starts with a file letter or a piece letter (a [`MOVE_START`] byte), as the
+/// callers have checked: the first byte then always belongs to the move's body.
 #[inline(always)]
 pub(super) fn san_fast(s: &[u8]) -> Option<usize> {
     let window: &[u8; 8] = s.first_chunk()?;
-    let mask = move_body_mask(window) | u32::from(window[0].is_ascii_uppercase());
+    debug_assert!(CLASS[window[0] as usize] & MOVE_START != 0);
+    let mask = move_body_mask(window) | 1;
     let mut end = mask.trailing_ones() as usize;
     if end < 2 || end == 8 {
         return None;
@@ -153,6 +157,27 @@ pub(super) fn san_fast(s: &[u8]) -> Option<usize> {
     let next = *s.get(end)?;
     // `(` may open a promotion piece `e8(Q)`: leave it to the full scanner.
     (is_delimiter_byte(next) && next != b'(').then_some(end)
+}
+
+/// Castling as it is mostly written, `O-O` or `O-O-O` with `+`, `#` or `++`, followed by
+/// an ASCII delimiter; every other form is left to [`san_len`], which reads these with
+/// the same lengths.
+#[inline(always)]
+pub(super) fn castling_fast(s: &[u8]) -> Option<usize> {
+    let mut end = if s.starts_with(b"O-O-O") {
+        5
+    } else if s.starts_with(b"O-O") {
+        3
+    } else {
+        return None;
+    };
+    if matches!(s.get(end), Some(b'+' | b'#')) {
+        end += 1;
+        if matches!(s.get(end), Some(b'+' | b'#')) {
+            end += 1;
+        }
+    }
+    is_delimiter_byte(*s.get(end)?).then_some(end)
 }
 
 /// The length of a move-shaped token at the start of `s`, if it is one.
@@ -311,7 +336,17 @@ mod tests {
         #[test]
         fn san_fast_agrees_with_san_len(s in FAST_PATH_INPUTS) {
             let bytes = s.as_bytes();
-            if let Some(len) = san_fast(bytes) {
+            let starts_a_move = bytes.first().is_some_and(|&b| CLASS[b as usize] & MOVE_START != 0);
+            if starts_a_move && let Some(len) = san_fast(bytes) {
+                prop_assert_eq!(san_len(bytes, Encoding::Auto), Some(len));
+            }
+        }
+
+        /// So does the fast path for castling.
+        #[test]
+        fn castling_fast_agrees_with_san_len(s in "(O-O|O-O-O)[+#]{0,3}[ O0o+#=.()!?a-h1-8\\-]{0,3}") {
+            let bytes = s.as_bytes();
+            if let Some(len) = castling_fast(bytes) {
                 prop_assert_eq!(san_len(bytes, Encoding::Auto), Some(len));
             }
         }

@@ -2,6 +2,8 @@
 //! the lenient reading of unescaped quotes, tag-name hashes and escapes.
 
 use super::classes::{CLASS, NAME, line_content_len};
+use super::{Lexer, token};
+use crate::token::{TagSpans, Token, TokenKind};
 use nom::IResult;
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::character::complete::{char as byte_char, space0};
@@ -20,6 +22,7 @@ pub(super) struct TagNames {
 impl TagNames {
     const LIST_MAX: usize = 32;
 
+    #[inline]
     pub(super) fn insert(&mut self, name: u64) {
         if self.list.len() < Self::LIST_MAX {
             self.list.push(name);
@@ -43,6 +46,49 @@ impl TagNames {
         self.list.clear();
         if !self.set.is_empty() {
             self.set.clear();
+        }
+    }
+}
+
+impl Lexer {
+    /// Tokenizes the tag lines that follow a tag pair ending at `pos`, one `[Name "value"]`
+    /// a line (after `\n` or `\r\n`), as the main loop would, with the bookkeeping of a
+    /// tag line that can start no game; returns where the main loop goes on (the end of
+    /// the last tag pair read). Called only in a tag section whose last line started
+    /// with a well-formed tag pair and no blank line came before it: a tag line after it
+    /// then never starts the next game.
+    pub(super) fn tag_lines(
+        &mut self,
+        data: &[u8],
+        mut pos: usize,
+        limit: usize,
+        newlines: &mut u64,
+        tokens: &mut Vec<Token>,
+        tags: &mut Vec<TagSpans>,
+    ) -> usize {
+        loop {
+            let line = match data.get(pos..limit) {
+                Some([b'\n', b'[', ..]) => pos + 1,
+                Some([b'\r', b'\n', b'[', ..]) => pos + 2,
+                _ => return pos,
+            };
+            let Some(((len, name, value), hash)) = tag_pair_fast(&data[line..limit]) else {
+                return pos;
+            };
+            *newlines += 1;
+            let base = line as u32;
+            tags.push(TagSpans {
+                token: tokens.len() as u32,
+                name: (base + name.0 as u32, base + name.1 as u32),
+                value: (base + value.0 as u32, base + value.1 as u32),
+            });
+            self.tag_name = hash;
+            self.tag_names.insert(hash);
+            pos = line + len;
+            if pos <= self.max_tags_end {
+                self.tags_end = pos;
+            }
+            tokens.push(token(TokenKind::Tag, line, pos));
         }
     }
 }
@@ -194,7 +240,7 @@ fn tag_pair_general(s: &[u8]) -> Option<ParsedTag> {
 /// The usual shape `[Name "value"]` (one space, no escapes), by direct indexing, with
 /// the name's [`name_hash`]; the nom parser in [`tag_pair`] reads the same and every
 /// other form. The name is measured and hashed eight bytes at a time.
-#[inline]
+#[inline(always)]
 pub(super) fn tag_pair_fast(s: &[u8]) -> Option<(ParsedTag, u64)> {
     if s.first() != Some(&b'[') {
         return None;
@@ -250,7 +296,7 @@ fn not_name_bytes(word: u64) -> u64 {
 /// The first `"`, `\\` or line end in `s`: the end of a plain tag value. Values are
 /// short (a name, a date), so the first 24 bytes are looked at eight at a time in place,
 /// and only a longer value calls `memchr3`.
-#[inline]
+#[inline(always)]
 fn value_end(s: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
