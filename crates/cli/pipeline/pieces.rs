@@ -348,7 +348,7 @@ enum Taken<R> {
         at_once: bool,
     },
     /// The splitter stops cutting: the rest is this thread's to read alone.
-    Rest(Splitter<R>),
+    Rest(Box<Splitter<R>>),
 }
 
 /// One thread's loop: take a piece, read and work on it, send the results; until the
@@ -380,12 +380,13 @@ fn split_and_work<R: Read, J: Job>(
                 let Some(link) = settled_before(shared, seq) else {
                     return;
                 };
-                let reader = splitter.into_reader(link, builder);
+                let reader = (*splitter).into_reader(link, builder);
                 read_rest(shared, reader, seq, batching, job, &mut worker, &done);
                 return;
             }
         };
-        let mut results = Vec::new();
+        // Sized for the games the splitter guessed, so that it seldom grows.
+        let mut results = Vec::with_capacity(piece.likely.games as usize);
         let (guess, end) = if at_once {
             let (_, end) = read_from(
                 builder,
@@ -452,7 +453,7 @@ fn take<R: Read>(shared: &Shared<R>) -> Option<(u64, Taken<R>)> {
         Ok(Next::Unsplittable) => {
             state.done = true;
             state.next += 1;
-            return Some((seq, Taken::Rest(state.splitter.take()?)));
+            return Some((seq, Taken::Rest(Box::new(state.splitter.take()?))));
         }
         Err(panic) => {
             // A panic while reading the input (a bug, in a decoder or here): what was read

@@ -1,6 +1,6 @@
 //! Benchmark: the serial step of `check -jN`, the splitter alone: the file read and cut
-//! into pieces of 256 KiB (the pipeline's size) at likely game starts, nothing
-//! tokenized.
+//! into pieces of 256 KiB (the pipeline's size) at likely game starts, each piece's
+//! games and line ends guessed (`Piece::likely`), nothing tokenized.
 //!
 //! Usage: `cargo bench -p planilla-parser --bench split -- FILE [ROUNDS]` (`scripts/bench
 //! scale` runs it on target/bench/real-200mb.pgn). Prints MB/s per round (wall-clock time
@@ -41,6 +41,8 @@ fn main() -> io::Result<()> {
                     if let Some(e) = piece.error {
                         return Err(e);
                     }
+                    // The pipeline gives each piece's buffer back once it is worked on.
+                    splitter.recycle(piece.bytes);
                 }
                 Next::End => break,
                 Next::Unsplittable => {

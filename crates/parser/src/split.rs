@@ -21,6 +21,17 @@
 //! [`Reader`] gives over the whole input, whichever cuts were guessed: the property is
 //! tested on every shared file and under the reader fuzz target.
 //!
+//! A thread need not wait for the pieces before to be read to number its games: with a
+//! guess of where they are numbered from (the splitter's [`Piece::likely`] counts of the
+//! pieces in between, or those their threads counted), [`read_from`] reads the piece and
+//! hands its games on a few at a time, as soon as they are read, while their text and
+//! tokens are in the core's cache. The guess, a [`Link`], is right when it equals where
+//! the games before really end; the caller holds it against that and reads the piece
+//! again from there when it is not. [`read_from`] reading from the true [`Link`] is the
+//! second way the property above is tested. A piece is tokenized where it lies
+//! ([`TextReader`]), and its buffer can be given back to the splitter for a later piece
+//! ([`Splitter::recycle`]), so that nothing is copied but what follows a cut.
+//!
 //! A piece that reaches [`MAX_PIECE`] bytes without a likely game start (a file without
 //! `Event` tags, games without tags, a huge comment or line), or an input in UTF-16
 //! (decoded as it is read), is not cut at all: [`Next::Unsplittable`] tells the caller to
