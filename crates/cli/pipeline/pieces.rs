@@ -9,18 +9,18 @@
 //! games' numbers and lines depend on every piece before, which other threads are still
 //! reading, so the thread guesses them: from where the last piece handed on ends, plus
 //! what each piece in between holds ([`Counts`]: counted by the thread that read it, or,
-//! while it is still being read, guessed by the splitter from its likely game starts and
-//! line ends). The calling thread hands the finished pieces to the sink in input order,
+//! while it is still being read, guessed from its likely game starts and line ends by
+//! the thread that took it, outside the splitter's lock). The calling thread hands the finished pieces to the sink in input order,
 //! and holds each guess against where the games before really end: a piece whose guess
 //! was wrong (a game without `Event` tag, a cut that was not a game start) is read and
 //! worked on again there, by the calling thread, so the output is always one reader's.
 //!
-//! Once a splitter's guess has been wrong, the next [`TRUST_AFTER`] pieces are not read
-//! on a guess of the splitter's: a thread tokenizes its piece first (`read_ahead`),
+//! Once a guess from a piece's bytes has been wrong, the next [`TRUST_AFTER`] pieces are
+//! not read on such guesses: a thread tokenizes its piece first (`read_ahead`),
 //! publishes what it holds, and waits until every piece before it is counted before it
 //! works on its games, as the pipeline did before guessing (about 10% more CPU time: the
 //! games are no longer in the first-level cache when they are worked on). So an input
-//! whose pieces the splitter misjudges is not worked on twice.
+//! whose pieces are misjudged throughout is not worked on twice.
 //!
 //! Threads take pieces at most two each ahead of the oldest one not yet handed on, so
 //! memory stays bounded. Where the splitter does not cut (UTF-16 input, a piece of
@@ -41,8 +41,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{Sender, channel};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
-/// After a piece whose splitter's guess was wrong, how many pieces are read without
-/// relying on a guess of the splitter's.
+/// After a piece whose guess from its bytes was wrong, how many pieces are read without
+/// relying on such guesses.
 const TRUST_AFTER: u64 = 16;
 
 /// Runs [`process_stream`](super::process_stream) on `threads` threads (at least two).
@@ -160,52 +160,64 @@ struct State<R> {
     stop: bool,
     /// Where the games of the pieces handed on end (the pieces before `handed_on`).
     settled: Link,
-    /// What each piece from `handed_on` on holds, and whether it was counted by reading
-    /// it (rather than guessed by the splitter).
-    counts: BTreeMap<u64, (Counts, bool)>,
-    /// The last piece whose splitter's guess was wrong.
+    /// What each piece taken from `handed_on` on holds.
+    counts: BTreeMap<u64, Held>,
+    /// The last piece whose guess from its bytes was wrong.
     missed: Option<u64>,
+}
+
+/// What a piece taken holds, as far as the threads know.
+#[derive(Clone, Copy)]
+enum Held {
+    /// Its thread has not guessed yet.
+    Unknown,
+    /// Guessed from its bytes ([`Piece::likely`]).
+    Guessed(Counts),
+    /// Counted by reading it.
+    Read(Counts),
 }
 
 impl<R> State<R> {
     /// The guess of where the games of piece `seq`, which starts at byte `start`, start,
-    /// and whether every piece between it and the pieces handed on has been counted.
-    fn guess(&self, seq: u64, start: u64) -> (Link, bool) {
+    /// and whether every piece between it and the pieces handed on has been counted;
+    /// `None` while one of them is not guessed yet.
+    fn guess(&self, seq: u64, start: u64) -> Option<(Link, bool)> {
         if seq == self.handed_on {
-            return (self.settled.clone(), true);
+            return Some((self.settled.clone(), true));
         }
         let mut origin = self.settled.origin;
         let mut counted = true;
         for i in self.handed_on..seq {
-            let Some(&(counts, read)) = self.counts.get(&i) else {
-                // A piece handed on meanwhile, or one the caller stopped at: the guess
-                // is only a guess.
-                counted = false;
-                continue;
+            let counts = match *self.counts.get(&i)? {
+                Held::Unknown => return None,
+                Held::Guessed(counts) => {
+                    counted = false;
+                    counts
+                }
+                Held::Read(counts) => counts,
             };
             origin = counts.after(origin, start);
-            counted &= read;
         }
         origin.offset = start;
         let guess = Link {
             origin,
             tail: Vec::new(),
         };
-        (guess, counted)
+        Some((guess, counted))
     }
 
-    /// Whether the splitter's guesses are to be relied on for piece `seq`.
-    fn trusts_splitter(&self, seq: u64) -> bool {
+    /// Whether guesses from the pieces' bytes are to be relied on for piece `seq`.
+    fn trusts_guesses(&self, seq: u64) -> bool {
         self.missed.is_none_or(|missed| seq > missed + TRUST_AFTER)
     }
 
     /// Piece `seq` was read and holds `counts`.
     fn counted(&mut self, seq: u64, counts: Counts) {
-        if let Some(entry) = self.counts.get_mut(&seq) {
-            if entry.0 != counts && !entry.1 {
+        if let Some(held) = self.counts.get_mut(&seq) {
+            if matches!(*held, Held::Guessed(guessed) if guessed != counts) {
                 self.missed = Some(seq);
             }
-            *entry = (counts, true);
+            *held = Held::Read(counts);
         }
     }
 
@@ -339,14 +351,8 @@ impl<R> Drop for StopOnPanic<'_, R> {
 
 /// What a thread took from the splitter.
 enum Taken<R> {
-    /// A piece, what the panic said if reading the input panicked after it, where its
-    /// games are guessed to start, and whether to read it from that guess at once.
-    Piece {
-        piece: Piece,
-        panicked: Option<String>,
-        guess: Link,
-        at_once: bool,
-    },
+    /// A piece, and what the panic said if reading the input panicked after it.
+    Piece(Piece, Option<String>),
     /// The splitter stops cutting: the rest is this thread's to read alone.
     Rest(Box<Splitter<R>>),
 }
@@ -369,13 +375,8 @@ fn split_and_work<R: Read, J: Job>(
         let Some((seq, taken)) = take(shared) else {
             return;
         };
-        let (mut piece, panicked, guess, at_once) = match taken {
-            Taken::Piece {
-                piece,
-                panicked,
-                guess,
-                at_once,
-            } => (piece, panicked, guess, at_once),
+        let (mut piece, panicked) = match taken {
+            Taken::Piece(piece, panicked) => (piece, panicked),
             Taken::Rest(splitter) => {
                 let Some(link) = settled_before(shared, seq) else {
                     return;
@@ -385,8 +386,12 @@ fn split_and_work<R: Read, J: Job>(
                 return;
             }
         };
-        // Sized for the games the splitter guessed, so that it seldom grows.
-        let mut results = Vec::with_capacity(piece.likely.games as usize);
+        let likely = piece.likely();
+        let Some((guess, at_once)) = first_guess(shared, seq, piece.start, likely) else {
+            return;
+        };
+        // Sized for the games guessed, so that it seldom grows.
+        let mut results = Vec::with_capacity(likely.games as usize);
         let (guess, end) = if at_once {
             let (_, end) = read_from(
                 builder,
@@ -464,16 +469,38 @@ fn take<R: Read>(shared: &Shared<R>) -> Option<(u64, Taken<R>)> {
         }
     };
     state.next += 1;
-    state.counts.insert(seq, (piece.likely, false));
-    let (guess, counted) = state.guess(seq, piece.start);
-    let at_once = counted || state.trusts_splitter(seq);
-    let taken = Taken::Piece {
-        piece,
-        panicked,
-        guess,
-        at_once,
-    };
-    Some((seq, taken))
+    state.counts.insert(seq, Held::Unknown);
+    Some((seq, Taken::Piece(piece, panicked)))
+}
+
+/// Records what piece `seq`, which starts at byte `start`, likely holds, and waits until
+/// every piece before it is guessed (by the threads that took them, at once): the guess of
+/// where its games start, and whether to read it from that guess at once (every piece
+/// before is counted, or the guesses have been right lately); `None` when the caller
+/// stopped.
+fn first_guess<R>(
+    shared: &Shared<R>,
+    seq: u64,
+    start: u64,
+    likely: Counts,
+) -> Option<(Link, bool)> {
+    let mut state = shared.lock();
+    if let Some(held) = state.counts.get_mut(&seq)
+        && matches!(held, Held::Unknown)
+    {
+        *held = Held::Guessed(likely);
+    }
+    shared.turn.notify_all();
+    loop {
+        if state.stop {
+            return None;
+        }
+        if let Some((guess, counted)) = state.guess(seq, start) {
+            let at_once = counted || state.trusts_guesses(seq);
+            return Some((guess, at_once));
+        }
+        state = shared.wait(state);
+    }
 }
 
 /// Waits until every piece before `seq` is counted, and gives the guess of where the
@@ -485,8 +512,7 @@ fn counted_guess<R>(shared: &Shared<R>, seq: u64, start: u64) -> Option<Link> {
         if state.stop {
             return None;
         }
-        let (guess, counted) = state.guess(seq, start);
-        if counted {
+        if let Some((guess, true)) = state.guess(seq, start) {
             return Some(guess);
         }
         state = shared.wait(state);

@@ -1,6 +1,6 @@
 //! Benchmark: the serial step of `check -jN`, the splitter alone: the file read and cut
-//! into pieces of 256 KiB (the pipeline's size) at likely game starts, each piece's
-//! games and line ends guessed (`Piece::likely`), nothing tokenized.
+//! into pieces of 256 KiB (the pipeline's size) at likely game starts, nothing
+//! tokenized.
 //!
 //! Usage: `cargo bench -p planilla-parser --bench split -- FILE [ROUNDS]` (`scripts/bench
 //! scale` runs it on target/bench/real-200mb.pgn). Prints MB/s per round (wall-clock time

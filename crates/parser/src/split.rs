@@ -22,7 +22,7 @@
 //! tested on every shared file and under the reader fuzz target.
 //!
 //! A thread need not wait for the pieces before to be read to number its games: with a
-//! guess of where they are numbered from (the splitter's [`Piece::likely`] counts of the
+//! guess of where they are numbered from (the [`Piece::likely`] counts of the
 //! pieces in between, or those their threads counted), [`read_from`] reads the piece and
 //! hands its games on a few at a time, as soon as they are read, while their text and
 //! tokens are in the core's cache. The guess, a [`Link`], is right when it equals where
@@ -70,15 +70,31 @@ pub struct Piece {
     pub cut: Option<usize>,
     /// The read error that ended the input after these bytes.
     pub error: Option<io::Error>,
-    /// What the splitter guesses the piece's own games (the bytes before the cut) hold:
-    /// one game, plus one for each likely game start after the first byte, and every
-    /// line end. A thread numbers the piece's games and lines from this guess before the
-    /// pieces before it are read ([`Counts`]).
-    pub likely: Counts,
 }
 
-/// How many games and line ends a piece's own games hold. The splitter guesses them
-/// ([`Piece::likely`]); reading the piece counts them. A thread that takes a piece before
+impl Piece {
+    /// A guess at what the piece's own games (the bytes before the cut) hold: one game,
+    /// plus each `[Event "` line after a blank line past the first byte (the cut's test
+    /// without the test of the whole line, which a count does not need), and every line
+    /// end. A thread numbers the games and lines of the pieces after this one from it
+    /// while this one is being read ([`Counts`]). A search and a count over the piece:
+    /// the thread that takes the piece makes it, so that the splitter, the serial step,
+    /// does not.
+    pub fn likely(&self) -> Counts {
+        let own = &self.bytes[..self.cut.unwrap_or(self.bytes.len())];
+        let games = 1 + event_finder()
+            .find_iter(own)
+            .filter(|&newline| blank_before(own, newline))
+            .count() as u64;
+        Counts {
+            games,
+            newlines: memchr::memchr_iter(b'\n', own).count() as u64,
+        }
+    }
+}
+
+/// How many games and line ends a piece's own games hold. [`Piece::likely`] guesses
+/// them; reading the piece counts them. A thread that takes a piece before
 /// the ones before it are read adds these up to guess where its games are numbered from,
 /// so that it can work on each game as soon as it is read; the guess is checked once the
 /// games before are read ([`read_from`]).
@@ -206,7 +222,6 @@ impl<R: Read> Splitter<R> {
                 // The search stopped at the cut: what follows it is searched again.
                 self.searched = 0;
                 return Next::Piece(Piece {
-                    likely: likely_counts(&self.finder, &bytes, cut),
                     bytes,
                     start,
                     cut: Some(cut),
@@ -220,7 +235,6 @@ impl<R: Read> Splitter<R> {
                 }
                 let bytes = self.take_carry();
                 return Next::Piece(Piece {
-                    likely: likely_counts(&self.finder, &bytes, bytes.len()),
                     bytes,
                     start: self.offset,
                     cut: None,
@@ -241,7 +255,6 @@ impl<R: Read> Splitter<R> {
         self.done = true;
         let bytes = self.take_carry();
         Piece {
-            likely: likely_counts(&self.finder, &bytes, bytes.len()),
             cut: Some(bytes.len()),
             bytes,
             start: self.offset,
@@ -325,21 +338,6 @@ impl<R: Read> Splitter<R> {
         bytes.truncate(self.filled);
         self.filled = 0;
         bytes
-    }
-}
-
-/// The splitter's guess at what the piece `bytes` holds before its cut at `cut`: one
-/// game, plus each `[Event "` line after a blank line past the first byte (the cut's test
-/// without the test of the whole line, which a count does not need), and the line ends.
-fn likely_counts(finder: &Finder<'_>, bytes: &[u8], cut: usize) -> Counts {
-    let own = &bytes[..cut];
-    let games = 1 + finder
-        .find_iter(own)
-        .filter(|&newline| blank_before(own, newline))
-        .count() as u64;
-    Counts {
-        games,
-        newlines: memchr::memchr_iter(b'\n', own).count() as u64,
     }
 }
 
