@@ -402,15 +402,25 @@ def scale(args):
     for n in (4, 8, 16, 64):
         rows.append([f"Amdahl projection, {n} cores", f"{1 / (fraction + (1 - fraction) / n):.1f}x"])
     per_round = [a.wall / b.wall for a, b in zip(one.results, many.results)]
+    cpu_rounds = [b.cpu / a.cpu for a, b in zip(one.results, many.results)]
     busy = many.median("cpu") / many.median("wall")
+    cpu_ratio = many.median("cpu") / one.median("cpu")
+    # The wall-time ratio is read beside the CPU-time ratio: with every core free, -jN
+    # can reach at most N / (its CPU time / -j1's); a ratio below that, with fewer than
+    # N cores kept busy, is time lost to other work on the machine.
     rows.append([f"{jn} / -j1 here (wall; per round {', '.join(f'{r:.2f}' for r in per_round)})",
                  f"{one.median('wall') / many.median('wall'):.2f}x"])
+    rows.append([f"{jn}: CPU time / -j1's (per round {', '.join(f'{r:.3f}' for r in cpu_rounds)})",
+                 f"{cpu_ratio:.3f}"])
+    rows.append([f"{jn} / -j1 the CPU time allows ({cores} / the ratio above)", f"{cores / cpu_ratio:.2f}x"])
     rows.append([f"{jn}: cores kept busy (CPU / wall)", f"{busy:.2f}"])
-    rows.append([f"{jn}: CPU time / -j1's", f"{many.median('cpu') / one.median('cpu'):.2f}"])
     rows.append([f"peak RSS -j1 / {jn}", f"{one.median('rss_kb') / 1024:.1f} / {many.median('rss_kb') / 1024:.1f} MiB"])
     table(rows, ["measure", "value"])
     print()
     print(f"load average (1 min) before / after the rounds: {load_before:.2f} / {os.getloadavg()[0]:.2f} on {cores} cores")
+    if busy < cores - 0.1:
+        print(f"{jn} kept only {busy:.2f} of {cores} cores busy: the machine was not free, "
+              "so the wall-time ratio is not a figure; the CPU-time ratio is")
 
 
 def main():

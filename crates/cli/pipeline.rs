@@ -383,6 +383,60 @@ mod tests {
         }
     }
 
+    /// Pieces whose games' numbers a thread guessed wrong (games without tags, which the
+    /// splitter does not count; a game over the size limit, whose text after its result
+    /// is read as such) are numbered as one reader numbers them, for any piece size and
+    /// number of threads: each wrong guess is read again, and the pieces after it are
+    /// read ahead until guesses can be trusted again.
+    #[test]
+    fn games_are_numbered_as_one_reader_numbers_them_whatever_the_guesses() {
+        let mut data = Vec::new();
+        for i in 0..3000u64 {
+            let game = match i % 7 {
+                3 => "1. d4 d5 *\n\n".to_string(),
+                5 => format!("[Event \"{i}\"]\n\n1. e4 {{a\n\nb}} e5 *\n\n"),
+                6 if i % 500 == 6 => {
+                    let moves = "1. Nf3 Nf6 2. Ng1 Ng8 ".repeat(20);
+                    format!("[Event \"{i}\"]\n\n{moves}1-0\n2. e4 *\n\n")
+                }
+                _ => format!("[Event \"{i}\"]\n[Site \"x\"]\n\n1. e4 e5 *\n\n"),
+            };
+            data.extend_from_slice(game.as_bytes());
+        }
+        let place = Each(|game: &Game| (game.index(), game.offset(), game.first_line()));
+        let run = |threads: usize, max_bytes: usize| {
+            let builder = ReaderBuilder::new().max_game_size(300);
+            let batching = BatchConfig {
+                max_games: 512,
+                max_bytes,
+            };
+            let mut seen = Vec::new();
+            process_stream(
+                builder,
+                &data[..],
+                batching,
+                &pool(threads),
+                &place,
+                |batch| {
+                    seen.extend_from_slice(batch);
+                    Ok(())
+                },
+            )
+            .unwrap();
+            seen
+        };
+        let one = run(1, 4096);
+        assert!(one.len() > 3000, "{} games", one.len());
+        for threads in [2, 3] {
+            for max_bytes in [64, 700, 4096] {
+                assert!(
+                    run(threads, max_bytes) == one,
+                    "{threads} threads, pieces of {max_bytes} bytes"
+                );
+            }
+        }
+    }
+
     /// Counts the bytes taken from `data`.
     struct Counted<'a>(&'a [u8], &'a AtomicUsize);
 

@@ -41,6 +41,8 @@ fn main() -> io::Result<()> {
                     if let Some(e) = piece.error {
                         return Err(e);
                     }
+                    // The pipeline gives each piece's buffer back once it is worked on.
+                    splitter.recycle(piece.bytes);
                 }
                 Next::End => break,
                 Next::Unsplittable => {

@@ -181,6 +181,17 @@ impl ReaderBuilder {
         self
     }
 
+    /// Builds a reader over `text`, the whole of its input, which it reads where it lies:
+    /// nothing is copied into a buffer of the reader's, as a read from a slice would be.
+    /// [`Reader::into_buffer`] gives `text` back.
+    pub fn build_text(self, text: Vec<u8>) -> Reader<io::Empty> {
+        let mut reader = self.build(io::empty());
+        reader.end = text.len();
+        reader.buf = text;
+        reader.eof = true;
+        reader
+    }
+
     /// Builds the reader over `inner`.
     pub fn build<R: Read>(self, inner: R) -> Reader<R> {
         let origin = self.origin;
@@ -444,6 +455,12 @@ impl<R: Read> Reader<R> {
     /// The underlying reader.
     pub fn into_inner(self) -> R {
         self.inner
+    }
+
+    /// The reader's buffer: for a reader built by [`ReaderBuilder::build_text`], its text
+    /// as it was given.
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.buf
     }
 
     /// Reads one more chunk into the buffer, making room first. An error of the

@@ -1,7 +1,7 @@
 //! The splitter's property: an input cut into pieces, each tokenized on its own and
 //! then settled, gives the games one reader gives over the whole input.
 
-use planilla_parser::split::{Link, Next, Splitter, read_ahead, settle};
+use planilla_parser::split::{Link, Next, Splitter, TextReader, read_ahead, read_from, settle};
 use planilla_parser::{Finding, Game, ReaderBuilder, Token};
 
 /// What a reader made of one game, to compare two ways of reading an input.
@@ -49,9 +49,10 @@ pub fn read_stream(input: &[u8], builder: &ReaderBuilder) -> Vec<GameSummary> {
     games
 }
 
-/// The games of `input` cut by a [`Splitter`] into pieces of about `target` bytes, each
-/// read ahead on its own and settled in turn, as the binary's pipeline does on many
-/// threads; the rest read by one reader where the splitter stops cutting. Also returns
+/// The games of `input` cut by a [`Splitter`] into pieces of about `target` bytes, read
+/// as the binary's pipeline does on many threads: every other piece read ahead on its own
+/// and settled in turn, the others read from where the games before them end a game at a
+/// time; the rest read by one reader where the splitter stops cutting. Also returns
 /// how many pieces were cut and how many of them were read again (a cut that was not a
 /// game start).
 pub fn read_split(
@@ -64,16 +65,24 @@ pub fn read_split(
     let mut games = Vec::new();
     let mut list = Vec::new();
     let (mut pieces, mut again) = (0, 0);
-    let read =
-        |reader: &mut planilla_parser::Reader<&[u8]>, game: &mut Game| reader.read_game(game);
+    let read = |reader: &mut TextReader, game: &mut Game| reader.read_game(game);
     loop {
         match splitter.next_piece() {
-            Next::Piece(piece) => {
+            Next::Piece(mut piece) => {
                 pieces += 1;
-                let ahead = read_ahead(builder, &piece, &mut list, read);
                 again += usize::from(link.origin.offset != piece.start || link.origin.after_result);
-                let (count, settled) = settle(builder, &piece, ahead, &link, &mut list, read);
-                games.extend(list[..count].iter().map(GameSummary::of));
+                let settled = if pieces % 2 == 0 {
+                    // Read from where the games before end, each game handed on as soon
+                    // as the next is read, as a thread that guessed right reads.
+                    let hand_on = |own: &[Game]| games.extend(own.iter().map(GameSummary::of));
+                    read_from(builder, &mut piece, &link, 1, &mut list, read, hand_on).1
+                } else {
+                    let ahead = read_ahead(builder, &mut piece, &mut list, read);
+                    let (count, settled) =
+                        settle(builder, &mut piece, ahead, &link, &mut list, read);
+                    games.extend(list[..count].iter().map(GameSummary::of));
+                    settled
+                };
                 link = settled.expect("a slice reads");
                 if piece.cut.is_none() {
                     return (games, pieces, again);
