@@ -37,6 +37,8 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+mod detail;
+mod facts;
 mod judge;
 mod record;
 mod spill;
@@ -109,8 +111,11 @@ impl Archive {
         for identity in record.identities.iter().flatten() {
             self.identities.entry(*identity).or_insert(game);
         }
-        self.spill
-            .push((self.files.len() - 1) as u32, &record.detail)
+        self.spill.push(
+            (self.files.len() - 1) as u32,
+            record.caller_key,
+            &record.detail,
+        )
     }
 
     /// Games pushed so far.

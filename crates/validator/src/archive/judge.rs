@@ -1,9 +1,10 @@
 //! The judgement at the end of a run: the keys that repeat pick the candidates, their
 //! details are read back, and each question is decided on the details alone.
 
+use super::detail::Detail;
+use super::facts::Facts;
 use super::record::{
-    BLACK_IN_ROUND, BOARD_IN_ROUND, Detail, Facts, LINE, PAIR, PAIR_IN_ROUND, PAIR_OPENING, SLOTS,
-    WHITE_IN_ROUND, keys,
+    BLACK_IN_ROUND, BOARD_IN_ROUND, LINE, PAIR, PAIR_IN_ROUND, PAIR_OPENING, SLOTS, WHITE_IN_ROUND,
 };
 use super::{Archive, ArchiveFinding};
 use crate::finding::{Code, Finding};
@@ -106,15 +107,12 @@ pub(super) fn judge(mut archive: Archive) -> io::Result<Vec<ArchiveFinding>> {
     // slot: their full keys, computed again from their details, drop those groups
     // before any details are kept.
     let mut full: HashMap<u32, [u64; SLOTS]> = HashMap::new();
-    archive.spill.read_back(
-        |game| is_set(&wanted, game),
-        |game, _, bytes| {
-            if let Some(detail) = Detail::decode(bytes) {
-                let facts = Facts::of(&detail);
-                full.insert(game, keys(detail.start, &detail.moves, &facts).0);
-            }
-        },
-    )?;
+    archive.spill.read_back(&wanted, |game, _, _, bytes| {
+        if let Some(detail) = Detail::decode(bytes, 0) {
+            let fields = Facts::of(&detail).fields();
+            full.insert(game, detail.keys(&fields));
+        }
+    })?;
     let lines = confirmed(lines, &[LINE], &full);
     let mut pairs = confirmed(short, &[PAIR], &full);
     pairs.extend(confirmed(openings, &[PAIR_OPENING], &full));
@@ -132,10 +130,10 @@ pub(super) fn judge(mut archive: Archive) -> io::Result<Vec<ArchiveFinding>> {
     let (by_fide, by_name) = identity_groups(&archive.identities, &mut wanted);
 
     let mut loaded = HashMap::new();
-    archive.spill.read_back(
-        |game| is_set(&wanted, game),
-        |game, file, bytes| {
-            if let Some(detail) = Detail::decode(bytes) {
+    archive
+        .spill
+        .read_back(&wanted, |game, file, caller_key, bytes| {
+            if let Some(detail) = Detail::decode(bytes, caller_key) {
                 let facts = Facts::of(&detail);
                 loaded.insert(
                     game,
@@ -146,8 +144,7 @@ pub(super) fn judge(mut archive: Archive) -> io::Result<Vec<ArchiveFinding>> {
                     },
                 );
             }
-        },
-    )?;
+        })?;
     let run = Run {
         loaded: &loaded,
         files: &archive.files,
@@ -172,11 +169,6 @@ pub(super) fn judge(mut archive: Archive) -> io::Result<Vec<ArchiveFinding>> {
             caller_key: loaded[&game].detail.caller_key,
         })
         .collect())
-}
-
-/// Whether `game` is marked in the bit set `wanted`.
-fn is_set(wanted: &[u64], game: u32) -> bool {
-    wanted[game as usize / 64] & (1 << (game % 64)) != 0
 }
 
 /// The groups of `groups` split by the full keys of `slots` (see [`keys`]): the games of
