@@ -29,20 +29,22 @@ pub(crate) const FEN: usize = 9;
 
 /// The position in [`FACT_TAGS`] of the tag named `name`, as its bytes are written.
 pub(crate) fn fact_tag(name: &[u8]) -> Option<usize> {
-    // A match on the bytes: compiled to a test of the length, then of the bytes.
-    Some(match name {
-        b"White" => 0,
-        b"Black" => 1,
-        b"Event" => 2,
-        b"Round" => 3,
-        b"Board" => 4,
-        b"WhiteFideId" => 5,
-        b"BlackFideId" => 6,
-        b"EventDate" => 7,
-        b"Date" => 8,
-        b"FEN" => FEN,
+    // The length and first letters pick the one name it can be; one comparison says
+    // whether it is (most of a game's tags are told apart without one).
+    let k = match (name.len(), name.first()?, name.get(1)) {
+        (5, b'W', _) => 0,
+        (5, b'B', Some(b'l')) => 1,
+        (5, b'E', _) => 2,
+        (5, b'R', _) => 3,
+        (5, b'B', _) => 4,
+        (11, b'W', _) => 5,
+        (11, b'B', _) => 6,
+        (9, b'E', _) => 7,
+        (4, b'D', _) => 8,
+        (3, b'F', _) => FEN,
         _ => return None,
-    })
+    };
+    (FACT_TAGS[k].as_bytes() == name).then_some(k)
 }
 
 /// The tags the judge compares, normalised: empty where unknown.
@@ -125,29 +127,46 @@ pub(crate) struct Fields {
 }
 
 impl Fields {
-    /// The keys of the values of [`FACT_TAGS`] (the first tag of each name), as
-    /// [`Facts::read`] and [`Facts::fields`] make them, hashed as they are normalised.
-    pub(crate) fn of_values(values: &[Option<Cow<'_, str>>; FACT_TAGS.len()]) -> Fields {
-        let value = |i: usize| values[i].as_deref();
+    /// The keys of the values of [`FACT_TAGS`] (the first tag of each name, its text
+    /// in UTF-8), as [`Facts::read`] and [`Facts::fields`] make them: an ASCII value
+    /// is normalised and hashed a byte at a time, without making a string.
+    pub(crate) fn of_values(values: &[Option<Cow<'_, [u8]>>; FACT_TAGS.len()]) -> Fields {
+        let value = |i: usize| values[i].as_deref().map(Text::of);
         let name = |i: usize| {
             let mut h = FieldHasher::default();
-            if let Some(v) = value(i) {
-                h.normalised(v);
+            match value(i) {
+                Some(Text::Ascii(v)) => h.normalised_ascii(v),
+                Some(Text::Utf8(v)) => normalise(v).bytes().for_each(|b| h.byte(b)),
+                None => {}
             }
             h
         };
         let mut event = name(2);
         if event.len != 0 {
             event.byte(b'@');
-            let year = value(7).and_then(year).or_else(|| value(8).and_then(year));
-            year.unwrap_or_default().bytes().for_each(|b| event.byte(b));
+            let year = |i: usize| match value(i)? {
+                Text::Ascii(v) => ascii_year(v),
+                Text::Utf8(v) => year(v).map(str::as_bytes),
+            };
+            let year = year(7).or_else(|| year(8));
+            year.unwrap_or_default().iter().for_each(|&b| event.byte(b));
         }
         let known = |i: usize| {
             let mut h = FieldHasher::default();
-            if let Some(v) = value(i) {
-                known_round(v).bytes().for_each(|b| h.byte(b));
-            }
+            let known = match value(i) {
+                Some(Text::Ascii(v)) => match trim_ascii(v) {
+                    b"?" | b"-" => b"",
+                    known => known,
+                },
+                Some(Text::Utf8(v)) => known_round(v).as_bytes(),
+                None => b"",
+            };
+            known.iter().for_each(|&b| h.byte(b));
             h.finish()
+        };
+        let fide = |i: usize| {
+            let v = values[i].as_deref()?;
+            fide_id(std::str::from_utf8(v).ok()?)
         };
         Fields {
             white: name(0).finish(),
@@ -155,8 +174,8 @@ impl Fields {
             event: event.finish(),
             round: known(3),
             board: known(4),
-            white_fide: value(5).and_then(fide_id),
-            black_fide: value(6).and_then(fide_id),
+            white_fide: fide(5),
+            black_fide: fide(6),
         }
     }
 
@@ -205,6 +224,42 @@ fn year(value: &str) -> Option<&str> {
     year.bytes().all(|b| b.is_ascii_digit()).then_some(year)
 }
 
+/// A tag value's text, seen as its bytes when they are ASCII (nearly always): the
+/// byte functions below then do what the `str` ones do, without checking the bytes
+/// for UTF-8 once more.
+enum Text<'a> {
+    Ascii(&'a [u8]),
+    Utf8(&'a str),
+}
+
+impl Text<'_> {
+    /// The text of `bytes`, UTF-8 (an invalid value reads as empty: the caller gives
+    /// only text).
+    fn of(bytes: &[u8]) -> Text<'_> {
+        match bytes.is_ascii() {
+            true => Text::Ascii(bytes),
+            false => Text::Utf8(std::str::from_utf8(bytes).unwrap_or_default()),
+        }
+    }
+}
+
+/// ASCII text trimmed as [`str::trim`] trims it.
+fn trim_ascii(text: &[u8]) -> &[u8] {
+    let space = |b: &u8| char::from(*b).is_whitespace();
+    let start = text.iter().position(|b| !space(b)).unwrap_or(text.len());
+    let end = text
+        .iter()
+        .rposition(|b| !space(b))
+        .map_or(start, |e| e + 1);
+    &text[start..end]
+}
+
+/// [`year`] of ASCII text.
+fn ascii_year(value: &[u8]) -> Option<&[u8]> {
+    let year = trim_ascii(value).get(..4)?;
+    year.iter().all(u8::is_ascii_digit).then_some(year)
+}
+
 /// A name, event or similar compared without case, spaces and punctuation: its letters
 /// and digits, lower case ("Carlsen, M." and "carlsen m" are one). `?` becomes empty.
 pub(crate) fn normalise(text: &str) -> String {
@@ -250,15 +305,13 @@ impl FieldHasher {
         self.len += 1;
     }
 
-    /// Feeds `text` as [`normalise`] gives it, without making that string when it is
-    /// ASCII.
-    fn normalised(&mut self, text: &str) {
-        if text.is_ascii() {
-            for b in text.bytes().filter(u8::is_ascii_alphanumeric) {
-                self.byte(b.to_ascii_lowercase());
+    /// Feeds ASCII `text` as [`normalise`] gives it: its letters and digits, lower case.
+    fn normalised_ascii(&mut self, text: &[u8]) {
+        for &b in text {
+            let kept = NORMALISED[usize::from(b & 0x7f)];
+            if kept != 0 {
+                self.byte(kept);
             }
-        } else {
-            normalise(text).bytes().for_each(|b| self.byte(b));
         }
     }
 
@@ -270,6 +323,21 @@ impl FieldHasher {
         self.hash.finish()
     }
 }
+
+/// Each ASCII byte as [`normalise`] keeps it: letters lower case, digits as they are,
+/// everything else 0 (dropped).
+const NORMALISED: [u8; 128] = {
+    let mut table = [0; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() {
+            table[b] = c.to_ascii_lowercase();
+        }
+        b += 1;
+    }
+    table
+};
 
 /// The key of `parts` under `salt`: never 0.
 pub(crate) fn mix(salt: u64, parts: &[u64]) -> u64 {

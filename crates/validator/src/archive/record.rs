@@ -88,9 +88,14 @@ impl GameRecord {
                 .sum::<usize>();
         let mut detail = Vec::with_capacity(size);
         put_varint(&mut detail, game.index());
-        put_varint(&mut detail, game.location(first).line);
+        // The line of the first tag, counted only when the game does not start with it.
+        let line = match first {
+            0 => game.first_line(),
+            _ => game.location(first).line,
+        };
+        put_varint(&mut detail, line);
         put_varint(&mut detail, tags.len() as u64);
-        let mut values: [Option<Cow<'_, str>>; FACT_TAGS.len()] = Default::default();
+        let mut values: [Option<Cow<'_, [u8]>>; FACT_TAGS.len()] = Default::default();
         // A tag that is ASCII without an escape is its own decoded text, as
         // `Game::tag_pairs` gives it: one look over all the tags says whether every tag
         // is, and the others are decoded as `tag_pairs` does, only in a game that has one.
@@ -100,17 +105,8 @@ impl GameRecord {
         for (i, t) in tags.iter().enumerate() {
             let (name, value) = (&bytes[t.name_span()], &bytes[t.value_span()]);
             let as_is = plain || (name.is_ascii() && value.is_ascii() && !value.contains(&b'\\'));
-            let (name, value): (&[u8], Cow<'_, str>) = if as_is {
-                put_text(&mut detail, name);
-                put_text(&mut detail, value);
-                match fact_tag(name) {
-                    // ASCII is always UTF-8: the fallback is never taken.
-                    Some(_) => (
-                        name,
-                        Cow::Borrowed(std::str::from_utf8(value).unwrap_or_default()),
-                    ),
-                    None => continue,
-                }
+            let (name, value) = if as_is {
+                (name, Cow::Borrowed(value))
             } else {
                 let pairs = decoded.get_or_insert_with(|| {
                     game.tag_pairs()
@@ -118,30 +114,33 @@ impl GameRecord {
                         .collect()
                 });
                 let (n, v) = &pairs[i];
-                put_text(&mut detail, n.as_bytes());
-                put_text(&mut detail, v.as_bytes());
-                (n.as_bytes(), Cow::Owned(v.clone()))
+                (n.as_bytes(), Cow::Owned(v.clone().into_bytes()))
             };
+            put_text(&mut detail, name);
+            put_text(&mut detail, &value);
             if let Some(k) = fact_tag(name) {
                 values[k].get_or_insert(value);
             }
         }
-        let start = start_key(values[FEN].as_deref());
+        let fen = values[FEN].as_deref().map(String::from_utf8_lossy);
+        let start = start_key(fen.as_deref());
         detail.extend_from_slice(&start.to_le_bytes());
-        put_varint(&mut detail, main_line.len() as u64);
+        let plies = main_line.len();
+        put_varint(&mut detail, plies as u64);
         // One pass over the main line writes its moves and hashes them.
         let mut line = LineHasher::new(start);
-        let mut opening = [0; OPENING];
-        for (i, m) in main_line.iter().enumerate() {
+        let at = detail.len();
+        detail.resize(at + 2 * plies, 0);
+        for (out, m) in detail[at..].chunks_exact_mut(2).zip(main_line) {
             let code = move_code(m);
-            detail.extend_from_slice(&code.to_le_bytes());
+            out.copy_from_slice(&code.to_le_bytes());
             line.push(code);
-            if let Some(slot) = opening.get_mut(i) {
-                *slot = code;
-            }
+        }
+        let mut opening = [0; OPENING];
+        for (slot, m) in opening.iter_mut().zip(main_line) {
+            *slot = move_code(m);
         }
         let line = line.finish();
-        let plies = main_line.len();
         let fields = Fields::of_values(&values);
         let keys = keys(start, line, &opening[..plies.min(OPENING)], plies, &fields);
         let pair = keys[PAIR];

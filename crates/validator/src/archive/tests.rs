@@ -185,6 +185,9 @@ fn worker_and_judge_make_the_same_keys() {
         "[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n[SetUp \"1\"]\n".into(),
         "[FEN \"not a position\"]\n".into(),
         latin1.to_vec(),
+        "[Event \"E\"]\n[Date \"\u{b}1999.01.01\t\"]\n[Round \"\u{b}-\u{c}\"]\n[Board \"\u{a0}4\"]\n[White \"+7\"]\n[WhiteFideId \"+7\"]\n".into(),
+        "[Event \"Événement\"]\n[EventDate \"２０２０\"]\n[Round \"\u{a0}?\"]\n[Site \"a\\\\b\"]\n[Black \"ΣΑΣ σας\"]\n".into(),
+        b"[Event \"T\"]\n[Site \"\xe9\"]\n[Round \"1\"]\n[White \"A-b C\"]\n".to_vec(),
     ];
     let mut checker = Checker::default();
     let mut main_line = Vec::new();
