@@ -100,7 +100,10 @@ impl GameRecord {
         // `Game::tag_pairs` gives it: one look over all the tags says whether every tag
         // is, and the others are decoded as `tag_pairs` does, only in a game that has one.
         let end = tags.last().map_or(first, |t| t.value_span().end);
-        let plain = game.encoding().ascii && !bytes[first..end].contains(&b'\\');
+        let plain = game.encoding().ascii
+            && bytes
+                .get(first..end)
+                .is_some_and(|tags| !tags.contains(&b'\\'));
         let mut decoded: Option<Vec<(String, String)>> = None;
         for (i, t) in tags.iter().enumerate() {
             let (name, value) = (&bytes[t.name_span()], &bytes[t.value_span()]);
