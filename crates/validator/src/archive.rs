@@ -10,8 +10,8 @@
 //! player pair, alone and with the start and first plies; the pairing, each player and
 //! the Board in the game's Event and Round) and one entry per distinct (FideId, name)
 //! pair; each game's details (moves and tags)
-//! go to an anonymous temporary file and are read back only for games whose keys
-//! repeat. A 32-bit key that repeats by chance costs a read, never a finding: every
+//! go to an anonymous temporary file, whose blocks of eight games it finds by their
+//! start (one byte a game), and are read back only for games whose keys repeat. A 32-bit key that repeats by chance costs a read, never a finding: every
 //! question is decided on the details.
 //!
 //! ```
@@ -37,6 +37,8 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+mod detail;
+mod facts;
 mod judge;
 mod record;
 mod spill;
@@ -109,8 +111,11 @@ impl Archive {
         for identity in record.identities.iter().flatten() {
             self.identities.entry(*identity).or_insert(game);
         }
-        self.spill
-            .push((self.files.len() - 1) as u32, &record.detail)
+        self.spill.push(
+            (self.files.len() - 1) as u32,
+            record.caller_key,
+            &record.detail,
+        )
     }
 
     /// Games pushed so far.

@@ -5,9 +5,12 @@
 //! encoding is spread over the threads; the thread that hands results on in input order
 //! only stores it.
 
+use super::detail::{Detail, put_text, put_varint};
+use super::facts::{FACT_TAGS, FEN, Fields, Hasher, fact_tag};
 use planilla_core::{Move, Position, Validation};
 use planilla_parser::Game;
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 /// The slots of a record's keys, one per question the judge asks.
 pub(crate) const SLOTS: usize = 7;
@@ -51,7 +54,7 @@ pub(crate) const OPENING: usize = 4;
 pub struct GameRecord {
     /// The keys of each slot; 0 where the game has none (a name or round unknown).
     pub(crate) keys: [u64; SLOTS],
-    /// Each player's FideId and normalised name, where both are known.
+    /// Each player's FideId and normalised name's key, where both are known.
     pub(crate) identities: [Option<(u64, u64)>; 2],
     /// White and Black, for `--shard-by moves` (0: a name unknown).
     pair: u64,
@@ -59,7 +62,9 @@ pub struct GameRecord {
     round: u64,
     /// The key of the game's home shard under `--shard-by moves`.
     home: u64,
-    /// The details, encoded (see [`Detail`]).
+    /// See [`GameRecord::set_caller_key`].
+    pub(crate) caller_key: u64,
+    /// The details, encoded (see [`Detail`](super::detail::Detail)).
     pub(crate) detail: Vec<u8>,
     plies: u32,
 }
@@ -68,56 +73,96 @@ impl GameRecord {
     /// The record of `game`, whose main line replayed as `main_line` (the moves
     /// [`Checker::check_main_line`](crate::Checker::check_main_line) leaves).
     pub fn new(game: &Game, main_line: &[Move]) -> GameRecord {
-        let moves: Vec<u16> = main_line.iter().map(move_code).collect();
-        let start = start_key(game);
-        let first = game
-            .tags()
+        let bytes = game.bytes();
+        let tags = game.tags();
+        let first = tags
             .first()
             .map_or(0, |t| game.tokens()[t.token as usize].start as usize);
-        // One pass over the tags writes the details and keeps the values compared.
-        let mut values: [Option<Cow<'_, str>>; FACT_TAGS.len()] = Default::default();
         // The details' size, from the tags' bytes as written (their text is no longer
         // unless escapes or another encoding make it so): the buffer grows once at most.
-        let size = 48
-            + 2 * moves.len()
-            + game
-                .tags()
+        let size = 32
+            + 2 * main_line.len()
+            + tags
                 .iter()
-                .map(|t| 8 + t.name_span().len() + t.value_span().len())
+                .map(|t| 4 + t.name_span().len() + t.value_span().len())
                 .sum::<usize>();
-        let detail = encode(
-            [game.index(), 0, game.location(first).line, start],
-            &moves,
-            game.tag_pairs(),
-            &mut values,
-            size,
-        );
-        let facts = Facts::read(|name| {
-            let i = FACT_TAGS.iter().position(|t| *t == name)?;
-            values[i].clone()
-        });
-        let (keys, line) = keys(start, &moves, &facts);
+        let mut detail = Vec::with_capacity(size);
+        put_varint(&mut detail, game.index());
+        // The line of the first tag, counted only when the game does not start with it.
+        let line = match first {
+            0 => game.first_line(),
+            _ => game.location(first).line,
+        };
+        put_varint(&mut detail, line);
+        put_varint(&mut detail, tags.len() as u64);
+        let mut values: [Option<Cow<'_, [u8]>>; FACT_TAGS.len()] = Default::default();
+        // A tag that is ASCII without an escape is its own decoded text, as
+        // `Game::tag_pairs` gives it: one look over all the tags says whether every tag
+        // is, and the others are decoded as `tag_pairs` does, only in a game that has one.
+        let end = tags.last().map_or(first, |t| t.value_span().end);
+        let plain = game.encoding().ascii
+            && bytes
+                .get(first..end)
+                .is_some_and(|tags| !tags.contains(&b'\\'));
+        let mut decoded: Option<Vec<(String, String)>> = None;
+        for (i, t) in tags.iter().enumerate() {
+            let (name, value) = (&bytes[t.name_span()], &bytes[t.value_span()]);
+            let as_is = plain || (name.is_ascii() && value.is_ascii() && !value.contains(&b'\\'));
+            let (name, value) = if as_is {
+                (name, Cow::Borrowed(value))
+            } else {
+                let pairs = decoded.get_or_insert_with(|| {
+                    game.tag_pairs()
+                        .map(|(n, v)| (n.into_owned(), v.into_owned()))
+                        .collect()
+                });
+                let (n, v) = &pairs[i];
+                (n.as_bytes(), Cow::Owned(v.clone().into_bytes()))
+            };
+            put_text(&mut detail, name);
+            put_text(&mut detail, &value);
+            if let Some(k) = fact_tag(name) {
+                values[k].get_or_insert(value);
+            }
+        }
+        let fen = values[FEN].as_deref().map(String::from_utf8_lossy);
+        let start = start_key(fen.as_deref());
+        detail.extend_from_slice(&start.to_le_bytes());
+        let plies = main_line.len();
+        put_varint(&mut detail, plies as u64);
+        // One pass over the main line writes its moves and hashes them.
+        let mut line = LineHasher::new(start);
+        let at = detail.len();
+        detail.resize(at + 2 * plies, 0);
+        for (out, m) in detail[at..].chunks_exact_mut(2).zip(main_line) {
+            let code = move_code(m);
+            out.copy_from_slice(&code.to_le_bytes());
+            line.push(code);
+        }
+        let mut opening = [0; OPENING];
+        for (slot, m) in opening.iter_mut().zip(main_line) {
+            *slot = move_code(m);
+        }
+        let line = line.finish();
+        let fields = Fields::of_values(&values);
+        let keys = keys(start, line, &opening[..plies.min(OPENING)], plies, &fields);
         let pair = keys[PAIR];
-        let identities = [
-            facts.identity(&facts.white, facts.white_fide),
-            facts.identity(&facts.black, facts.black_fide),
-        ];
-        let plies = moves.len() as u32;
         GameRecord {
             keys,
             pair,
-            round: facts.in_round_key(5, "-", ""),
+            round: fields.in_round_key(5, 1, 0),
             home: if pair != 0 { pair } else { line },
-            identities,
+            identities: fields.identities(),
+            caller_key: 0,
             detail,
-            plies,
+            plies: plies as u32,
         }
     }
 
     /// Attaches a number of the caller's to the game (the binary's content key, for
     /// baselines), given back with the game's findings as [`ArchiveFinding::caller_key`](super::ArchiveFinding::caller_key).
     pub fn set_caller_key(&mut self, key: u64) {
-        self.detail[8..16].copy_from_slice(&key.to_le_bytes());
+        self.caller_key = key;
     }
 
     /// Half-moves of the main line that replayed.
@@ -205,42 +250,65 @@ pub struct ShardRole {
     pub home: bool,
 }
 
-/// The keys of a game's slots, and the key of its start and main line (also for an
-/// empty line, which has no [`LINE`] key): from the game when it is checked, and again
-/// from its details when the judge confirms that a 32-bit key repeats not by chance.
-pub(crate) fn keys(start: u64, moves: &[u16], facts: &Facts) -> ([u64; SLOTS], u64) {
-    let pair = facts.pair_key();
-    let mut line = Hasher::new(1);
-    line.u64(start);
-    let mut opening = Hasher::new(8);
-    opening.u64(pair);
-    opening.u64(start);
-    for (i, &m) in moves.iter().enumerate() {
-        line.u64(u64::from(m));
-        if i < OPENING {
-            opening.u64(u64::from(m));
-        }
+/// The key of a game's start and main line, fed a move at a time.
+struct LineHasher(Hasher);
+
+impl LineHasher {
+    fn new(start: u64) -> LineHasher {
+        let mut h = Hasher::new(1);
+        h.u64(start);
+        LineHasher(h)
     }
-    let line = line.finish();
-    let keys = [
+
+    fn push(&mut self, code: u16) {
+        self.0.u64(u64::from(code));
+    }
+
+    fn finish(&self) -> u64 {
+        self.0.finish()
+    }
+}
+
+/// The keys of a game's slots, from its start, its main line's key ([`LineHasher`]),
+/// first [`OPENING`] moves (all of a shorter line) and plies, and its tags: from the
+/// game when it is checked, and again from its details when the judge confirms that a
+/// 32-bit key repeats not by chance.
+fn keys(start: u64, line: u64, opening: &[u16], plies: usize, fields: &Fields) -> [u64; SLOTS] {
+    let pair = fields.pair_key();
+    let opening = if plies < OPENING || pair == 0 {
+        0
+    } else {
+        let mut h = Hasher::new(8);
+        h.u64(pair);
+        h.u64(start);
+        opening.iter().for_each(|&m| h.u64(u64::from(m)));
+        h.finish()
+    };
+    [
         // An empty main line (a game not played, a forfeit) copies nothing.
-        if moves.is_empty() { 0 } else { line },
-        if moves.len() < OPENING || pair == 0 {
-            0
-        } else {
-            opening.finish()
-        },
+        if plies == 0 { 0 } else { line },
+        opening,
         if pair == 0 {
             0
         } else {
-            facts.in_round_key(9, &facts.white, &facts.black)
+            fields.in_round_key(9, fields.white, fields.black)
         },
-        facts.in_round_key(6, &facts.white, ""),
-        facts.in_round_key(6, &facts.black, ""),
-        facts.in_round_key(4, &facts.board, ""),
+        fields.in_round_key(6, fields.white, 0),
+        fields.in_round_key(6, fields.black, 0),
+        fields.in_round_key(4, fields.board, 0),
         pair,
-    ];
-    (keys, line)
+    ]
+}
+
+impl Detail {
+    /// The keys of the game these details are of, as [`GameRecord::new`] made them;
+    /// `fields` are the keys of its tags.
+    pub(crate) fn keys(&self, fields: &Fields) -> [u64; SLOTS] {
+        let mut line = LineHasher::new(self.start);
+        self.moves.iter().for_each(|&m| line.push(m));
+        let opening = &self.moves[..self.moves.len().min(OPENING)];
+        keys(self.start, line.finish(), opening, self.moves.len(), fields)
+    }
 }
 
 /// A move as 16 bits: from, to (the king's destination for castling) and promotion,
@@ -250,12 +318,15 @@ fn move_code(m: &Move) -> u16 {
     (m.from().index() as u16) | (m.to().index() as u16) << 6 | promotion << 12
 }
 
-/// The key of the game's start: the standard position's, or its FEN's position (the
-/// move counters left out); an unreadable FEN is keyed by its text.
-fn start_key(game: &Game) -> u64 {
-    match game.tag("FEN") {
-        None => Position::new().zobrist(),
-        Some(fen) => match Position::from_fen(&fen, Validation::Relaxed) {
+/// The key of the game's start from its FEN tag: the standard position's without one,
+/// else the FEN's position (the move counters left out); an unreadable FEN is keyed by
+/// its text.
+fn start_key(fen: Option<&str>) -> u64 {
+    // The standard start is nearly every game's: its key is computed once.
+    static STANDARD: OnceLock<u64> = OnceLock::new();
+    match fen {
+        None => *STANDARD.get_or_init(|| Position::new().zobrist()),
+        Some(fen) => match Position::from_fen(fen, Validation::Relaxed) {
             Ok(pos) => pos.zobrist(),
             Err(_) => {
                 let mut h = Hasher::new(2);
@@ -263,275 +334,5 @@ fn start_key(game: &Game) -> u64 {
                 h.finish()
             }
         },
-    }
-}
-
-/// What the judge reads back of a game: where it is, its start and main line, and its
-/// tags as written (decoded).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Detail {
-    pub(crate) index: u64,
-    /// See [`GameRecord::set_caller_key`]; encoded right after `index`.
-    pub(crate) caller_key: u64,
-    pub(crate) line: u64,
-    pub(crate) start: u64,
-    pub(crate) moves: Vec<u16>,
-    pub(crate) tags: Vec<(String, String)>,
-}
-
-/// The bytes of a game's [`Detail`] (its caller key 0): fixed-width little-endian
-/// numbers, strings as length and UTF-8. Written straight from the game, as every game
-/// has them and few are read back.
-///
-/// The values of the tags named in [`FACT_TAGS`] are kept in `values` (the first of each).
-fn encode<'g>(
-    numbers: [u64; 4],
-    moves: &[u16],
-    tags: impl Iterator<Item = (Cow<'g, str>, Cow<'g, str>)>,
-    values: &mut [Option<Cow<'g, str>>; FACT_TAGS.len()],
-    size: usize,
-) -> Vec<u8> {
-    let mut b = Vec::with_capacity(size);
-    for n in numbers {
-        b.extend_from_slice(&n.to_le_bytes());
-    }
-    b.extend_from_slice(&(moves.len() as u32).to_le_bytes());
-    for m in moves {
-        b.extend_from_slice(&m.to_le_bytes());
-    }
-    let count = b.len();
-    b.extend_from_slice(&0u32.to_le_bytes());
-    let mut n = 0u32;
-    for (name, value) in tags {
-        for s in [&name, &value] {
-            b.extend_from_slice(&(s.len() as u32).to_le_bytes());
-            b.extend_from_slice(s.as_bytes());
-        }
-        if let Some(i) = FACT_TAGS.iter().position(|t| *t == name) {
-            values[i].get_or_insert(value);
-        }
-        n += 1;
-    }
-    b[count..count + 4].copy_from_slice(&n.to_le_bytes());
-    b
-}
-
-impl Detail {
-    /// Reads what [`encode`] wrote; `None` for bytes it did not write.
-    pub(crate) fn decode(mut b: &[u8]) -> Option<Detail> {
-        let index = take_u64(&mut b)?;
-        let caller_key = take_u64(&mut b)?;
-        let line = take_u64(&mut b)?;
-        let start = take_u64(&mut b)?;
-        let n = take_u32(&mut b)? as usize;
-        let moves = (0..n)
-            .map(|_| take(&mut b, 2).map(|m| u16::from_le_bytes([m[0], m[1]])))
-            .collect::<Option<Vec<u16>>>()?;
-        let n = take_u32(&mut b)? as usize;
-        let mut tags = Vec::with_capacity(n.min(64));
-        for _ in 0..n {
-            let mut text = || {
-                let len = take_u32(&mut b)? as usize;
-                String::from_utf8(take(&mut b, len)?.to_vec()).ok()
-            };
-            tags.push((text()?, text()?));
-        }
-        Some(Detail {
-            index,
-            caller_key,
-            line,
-            start,
-            moves,
-            tags,
-        })
-    }
-
-    /// The value of the first tag of this name.
-    pub(crate) fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-fn take<'b>(b: &mut &'b [u8], n: usize) -> Option<&'b [u8]> {
-    if b.len() < n {
-        return None;
-    }
-    let (head, rest) = b.split_at(n);
-    *b = rest;
-    Some(head)
-}
-
-fn take_u32(b: &mut &[u8]) -> Option<u32> {
-    take(b, 4).map(|s| u32::from_le_bytes(s.try_into().expect("4 bytes")))
-}
-
-fn take_u64(b: &mut &[u8]) -> Option<u64> {
-    take(b, 8).map(|s| u64::from_le_bytes(s.try_into().expect("8 bytes")))
-}
-
-/// The tags whose values [`Facts`] reads.
-const FACT_TAGS: [&str; 9] = [
-    "White",
-    "Black",
-    "Event",
-    "Round",
-    "Board",
-    "WhiteFideId",
-    "BlackFideId",
-    "EventDate",
-    "Date",
-];
-
-/// The tags the judge compares, normalised: empty where unknown.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Facts {
-    pub(crate) white: String,
-    pub(crate) black: String,
-    pub(crate) event: String,
-    pub(crate) round: String,
-    pub(crate) board: String,
-    pub(crate) white_fide: Option<u64>,
-    pub(crate) black_fide: Option<u64>,
-}
-
-impl Facts {
-    /// The normalised tags of a game's details.
-    pub(crate) fn of(d: &Detail) -> Facts {
-        Facts::read(|name| d.tag(name).map(Cow::Borrowed))
-    }
-
-    /// The normalised tags of a game whose tag values `tag` gives.
-    fn read<'t>(tag: impl Fn(&str) -> Option<Cow<'t, str>>) -> Facts {
-        let fide = |name: &str| {
-            tag(name)
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .filter(|&id| id != 0)
-        };
-        let text =
-            |name: &str, how: fn(&str) -> String| tag(name).map(|v| how(&v)).unwrap_or_default();
-        // An event recurs under one name year after year ("Dortmund", round 6 of
-        // 1993 and of 1995): its year, from EventDate or else Date, is part of it.
-        let year = |name: &str| {
-            tag(name).and_then(|v| {
-                let year = v.trim().get(..4)?;
-                year.bytes()
-                    .all(|b| b.is_ascii_digit())
-                    .then(|| year.to_string())
-            })
-        };
-        let mut event = text("Event", normalise);
-        if !event.is_empty() {
-            event.push('@');
-            event.push_str(
-                &year("EventDate")
-                    .or_else(|| year("Date"))
-                    .unwrap_or_default(),
-            );
-        }
-        Facts {
-            white: text("White", normalise),
-            black: text("Black", normalise),
-            event,
-            round: text("Round", known_round),
-            board: text("Board", known_round),
-            white_fide: fide("WhiteFideId"),
-            black_fide: fide("BlackFideId"),
-        }
-    }
-
-    /// Whether Event and Round are both known: only then can two games be in one round.
-    pub(crate) fn round_known(&self) -> bool {
-        !self.event.is_empty() && !self.round.is_empty()
-    }
-
-    fn pair_key(&self) -> u64 {
-        if self.white.is_empty() || self.black.is_empty() {
-            return 0;
-        }
-        let mut h = Hasher::new(3);
-        h.bytes(self.white.as_bytes());
-        h.bytes(self.black.as_bytes());
-        h.finish()
-    }
-
-    /// The key of `what` (and `more`) in this game's Event and Round; 0 when the round
-    /// or `what` is unknown.
-    fn in_round_key(&self, salt: u64, what: &str, more: &str) -> u64 {
-        if !self.round_known() || what.is_empty() {
-            return 0;
-        }
-        let mut h = Hasher::new(salt);
-        h.bytes(self.event.as_bytes());
-        h.bytes(self.round.as_bytes());
-        h.bytes(what.as_bytes());
-        h.bytes(more.as_bytes());
-        h.finish()
-    }
-
-    fn identity(&self, name: &str, fide: Option<u64>) -> Option<(u64, u64)> {
-        let fide = fide?;
-        if name.is_empty() {
-            return None;
-        }
-        let mut h = Hasher::new(7);
-        h.bytes(name.as_bytes());
-        Some((fide, h.finish()))
-    }
-}
-
-/// A name, event or similar compared without case, spaces and punctuation: its letters
-/// and digits, lower case ("Carlsen, M." and "carlsen m" are one). `?` becomes empty.
-pub(crate) fn normalise(text: &str) -> String {
-    // Nearly every name is ASCII: a byte at a time, without Unicode's tables.
-    if text.is_ascii() {
-        let mut out = text.to_ascii_lowercase();
-        out.retain(|c| c.is_ascii_alphanumeric());
-        return out;
-    }
-    text.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// A Round or Board value, trimmed; empty for the values that say it is unknown.
-fn known_round(text: &str) -> String {
-    match text.trim() {
-        "" | "?" | "-" => String::new(),
-        known => known.to_string(),
-    }
-}
-
-/// FNV-1a over bytes with the length of each field mixed in, finished by a strong mix:
-/// stable across builds and machines (shards of one archive may be run on several),
-/// never 0 (0 means "no key").
-pub(crate) struct Hasher(u64);
-
-impl Hasher {
-    pub(crate) fn new(salt: u64) -> Hasher {
-        Hasher(0xcbf2_9ce4_8422_2325 ^ salt.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-    }
-
-    pub(crate) fn bytes(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        self.u64(bytes.len() as u64);
-    }
-
-    pub(crate) fn u64(&mut self, v: u64) {
-        self.0 = (self.0 ^ v).wrapping_mul(0x0000_0100_0000_01b3);
-        self.0 = self.0.rotate_left(29);
-    }
-
-    pub(crate) fn finish(&self) -> u64 {
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        z.max(1)
     }
 }

@@ -1,7 +1,8 @@
 //! Tables of cases for the judge, run without the binary: each case a run of games in
 //! one file and the findings it must give (game, code, ply), in the judge's order.
 
-use super::record::{Detail, normalise};
+use super::detail::Detail;
+use super::facts::{Facts, normalise};
 use super::{Archive, GameRecord};
 use crate::{Checker, Code};
 use planilla_parser::{Game, Reader};
@@ -156,10 +157,59 @@ fn details_read_back() {
     Checker::default().check_main_line(&game, &mut Vec::new(), &mut main_line);
     let mut record = GameRecord::new(&game, &main_line);
     record.set_caller_key(42);
-    let detail = Detail::decode(&record.detail).expect("decodes");
+    assert_eq!(record.caller_key, 42);
+    let detail = Detail::decode(&record.detail, 42).expect("decodes");
     assert_eq!((detail.index, detail.caller_key, detail.line), (1, 42, 1));
-    assert_eq!(detail.moves.len(), 2);
+    assert_eq!(detail.moves.len(), main_line.len());
     assert_eq!(detail.tag("Black"), Some("Bé"));
     assert_eq!(detail.tags.len(), 5);
-    assert!(Detail::decode(&record.detail[..record.detail.len() - 1]).is_none());
+    assert!(Detail::decode(&record.detail[..record.detail.len() - 1], 0).is_none());
+}
+
+/// The keys made in the worker, from the game's tags, are the ones the judge makes
+/// again from the details it reads back: else a copy would go unconfirmed. Each case
+/// is a tag section: ASCII, escapes, Latin-1 and UTF-8 names, unknown values, years
+/// from EventDate or Date, FideIds with spaces, a FEN.
+#[test]
+fn worker_and_judge_make_the_same_keys() {
+    let latin1: &[u8] =
+        b"[Event \"Open \xc9t\xe9\"]\n[Round \"2\"]\n[White \"M\xfcller, J.\"]\n[Black \"B\"]\n";
+    let cases: Vec<Vec<u8>> = vec![
+        tags("1", "2", "A, B", "C, D").into_bytes(),
+        tags(" 3.1 ", "?", "Carlsen, M.", "?").into_bytes(),
+        tags("-", "", "", "Z").into_bytes(),
+        "[Event \"T \\\"x\\\"\"]\n[Round \"1\"]\n[White \"O\\\\Neil\"]\n[Black \"Bé\"]\n".into(),
+        "[Event \"T\"]\n[EventDate \"????\"]\n[Date \"1993.05.01\"]\n[Round \"6\"]\n".into(),
+        "[Event \"?\"]\n[EventDate \"2001.??.??\"]\n[WhiteFideId \" 7 \"]\n[White \"A\"]\n[BlackFideId \"0\"]\n[Black \"B\"]\n".into(),
+        "[White \"X\"]\n[White \"Y\"]\n[Black \"Ünal\"]\n[BlackFideId \"12\"]\n".into(),
+        "[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n[SetUp \"1\"]\n".into(),
+        "[FEN \"not a position\"]\n".into(),
+        latin1.to_vec(),
+        "[Event \"E\"]\n[Date \"\u{b}1999.01.01\t\"]\n[Round \"\u{b}-\u{c}\"]\n[Board \"\u{a0}4\"]\n[White \"+7\"]\n[WhiteFideId \"+7\"]\n".into(),
+        "[Event \"Événement\"]\n[EventDate \"２０２０\"]\n[Round \"\u{a0}?\"]\n[Site \"a\\\\b\"]\n[Black \"ΣΑΣ σας\"]\n".into(),
+        b"[Event \"T\"]\n[Site \"\xe9\"]\n[Round \"1\"]\n[White \"A-b C\"]\n".to_vec(),
+    ];
+    let mut checker = Checker::default();
+    let mut main_line = Vec::new();
+    for case in cases {
+        let mut pgn = case.clone();
+        pgn.extend_from_slice(b"\n1. Kb2 *\n");
+        let game = Game::from_bytes(pgn, Default::default());
+        checker.check_main_line(&game, &mut Vec::new(), &mut main_line);
+        let record = GameRecord::new(&game, &main_line);
+        let detail = Detail::decode(&record.detail, 0).expect("decodes");
+        let decoded: Vec<(String, String)> = game
+            .tag_pairs()
+            .map(|(n, v)| (n.into_owned(), v.into_owned()))
+            .collect();
+        assert_eq!(detail.tags, decoded, "{}", String::from_utf8_lossy(&case));
+        let fields = Facts::of(&detail).fields();
+        assert_eq!(
+            record.keys,
+            detail.keys(&fields),
+            "{}",
+            String::from_utf8_lossy(&case)
+        );
+        assert_eq!(record.identities, fields.identities());
+    }
 }
