@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Helper of `scripts/bench check` (run that, not this): times `planilla check` against its peers.
 
-    bench.py [--rounds N] [--memory | --compressed | --scale MB/S] --planilla BIN --peer BIN --pgn-extract BIN --corpora DIR --out DIR
+    bench.py [--rounds N] [--memory | --compressed | --scale MB/S] --planilla BIN [--planilla-pgo BIN] --peer BIN --pgn-extract BIN --corpora DIR --out DIR
     bench.py --python-chess-worker FILE     (the python-chess reader, run as a child)
 
 Every tool reads the same corpus file (the files of CORPORA/real repeated to >= 200 MB)
@@ -9,6 +9,8 @@ in each round, tools in alternation (the order rotates from round to round); pyt
 reads a 10 MB slice of that file cut at a game boundary (the first 10 MB: one copy of
 every real file and part of a second), and its rates stand for the whole file. Wall time by perf_counter around the
 child, peak RSS (%M) and CPU time (%U + %S) from /usr/bin/time. Prints per-round MB/s, then medians, ratios and the targets of the issue.
+With --planilla-pgo (the profile-guided build of scripts/build-release), `check` times that
+binary at -j1 and -jN too, in the same rotation, and states the targets for both builds.
 """
 
 import argparse
@@ -215,6 +217,12 @@ def bench(args):
         Tool("pgnx", "pgn-extract -r -s --quiet", [args.pgn_extract, "-r", "-s", "--quiet", str(corpus)], corpus, size),
         Tool("pych", "python-chess read_game", [sys.executable, __file__, "--python-chess-worker", str(slice_path)], slice_path, slice_size),
     ]
+    if args.planilla_pgo:
+        plp = [args.planilla_pgo, "check", "--format", "jsonl"]
+        tools[2:2] = [
+            Tool("pl1p", "planilla check -j1, PGO build", plp + ["-j1", str(corpus)], corpus, size, (0, 1)),
+            Tool("plnp", f"planilla check {jn}, PGO build", plp + [jn, str(corpus)], corpus, size, (0, 1)),
+        ]
     by = {t.key: t for t in tools}
 
     warm(corpus)
@@ -276,13 +284,9 @@ def bench(args):
     print(f"python-chess scaled to the full file: {size / MB / py.mbs() / 60:.1f} min "
           f"(vs {base1.median('wall'):.1f} s for planilla -j1)")
 
-    r_peer = base1.mbs() / by["peer"].mbs()
-    r_peerv = base1.mbs() / by["peerv"].mbs()
-    r_par = basen.mbs() / base1.mbs()
     r_pgnx = ratios(by["pgnx"])
     r_py = ratios(py)
     rss = max(max(r.rss_kb for r in t.results) for t in (base1, basen)) / 1024
-    busy = basen.median("cpu") / basen.median("wall")
     verdict = lambda ok: "met" if ok else "MISSED"
 
     def paired(a, b):
@@ -293,13 +297,22 @@ def bench(args):
 
     print()
     print("targets (ratios of the medians above; per round: the ratio within each round):")
-    print(f"  planilla -j1 vs pgn-reader+shakmaty peer >= 1.0x (aim 1.5x): {r_peer:.2f}x  {verdict(r_peer >= 1.0)}"
-          + ("" if r_peer < 1.0 else f", aim {verdict(r_peer >= 1.5)}") + "  " + paired(base1, by["peer"]))
-    print(f"    the same peer replaying every variation too, as planilla does: {r_peerv:.2f}x  {verdict(r_peerv >= 1.0)}"
-          + ("" if r_peerv < 1.0 else f", aim {verdict(r_peerv >= 1.5)}") + "  " + paired(base1, by["peerv"]))
-    print(f"  planilla {jn} vs planilla -j1 >= 1.8x:                       {r_par:.2f}x  {verdict(r_par >= 1.8)}"
-          + "  " + paired(basen, base1)
-          + ("" if busy >= 1.5 else f" (but {jn} kept only {busy:.2f} cores busy: the machine was not free)"))
+    builds = [("release build", base1, basen)]
+    if args.planilla_pgo:
+        builds.append(("PGO build", by["pl1p"], by["plnp"]))
+    for build, one, many in builds:
+        r_peer = one.mbs() / by["peer"].mbs()
+        r_peerv = one.mbs() / by["peerv"].mbs()
+        r_par = many.mbs() / one.mbs()
+        busy = many.median("cpu") / many.median("wall")
+        print(f"  {build}:")
+        print(f"    planilla -j1 vs pgn-reader+shakmaty peer >= 1.2x (aim 1.5x): {r_peer:.2f}x  {verdict(r_peer >= 1.2)}"
+              + ("" if r_peer < 1.2 else f", aim {verdict(r_peer >= 1.5)}") + "  " + paired(one, by["peer"]))
+        print(f"      the same peer replaying every variation too, as planilla does: {r_peerv:.2f}x  {verdict(r_peerv >= 1.2)}"
+              + "  " + paired(one, by["peerv"]))
+        print(f"    planilla {jn} vs planilla -j1 >= 1.9x:                          {r_par:.2f}x  {verdict(r_par >= 1.9)}"
+              + "  " + paired(many, one)
+              + ("" if busy >= 1.5 else f" (but {jn} kept only {busy:.2f} cores busy: the machine was not free)"))
     print(f"  planilla vs pgn-extract >= 5x:     -j1 {r_pgnx[0]:.2f}x  {verdict(r_pgnx[0] >= 5)} {paired(base1, by['pgnx'])}, "
           f"{jn} {r_pgnx[1]:.2f}x  {verdict(r_pgnx[1] >= 5)} {paired(basen, by['pgnx'])}")
     print(f"  planilla vs python-chess >= 100x:  -j1 {r_py[0]:.1f}x  {verdict(r_py[0] >= 100)}, {jn} {r_py[1]:.1f}x  {verdict(r_py[1] >= 100)}")
@@ -434,6 +447,7 @@ def main():
     p.add_argument("--scale", type=float, metavar="MB/S")
     for opt in ("--planilla", "--peer", "--pgn-extract", "--corpora", "--out"):
         p.add_argument(opt, required=True)
+    p.add_argument("--planilla-pgo")
     args = p.parse_args()
     if args.scale:
         scale(args)
