@@ -407,7 +407,7 @@ def scale(args):
     print(f"Medians of {args.rounds} rounds (MB = 10^6 bytes)")
     print()
     rows = [
-        ["serial step (splitter alone, one thread, wall)", f"{serial:,.0f} MB/s"],
+        ["serial step for a file (splitter alone, one thread, wall)", f"{serial:,.0f} MB/s"],
         ["check per core (-j1, CPU time)", f"{per_core:.1f} MB/s"],
         ["serial step / per-core check", f"{serial / per_core:.1f}x"],
         ["serial fraction", f"{fraction:.2%}"],

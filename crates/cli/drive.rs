@@ -13,10 +13,11 @@
 //! on. Output is the same either way and for every number of threads.
 
 use crate::input::{GameReader, Source, io_reason};
-use crate::pipeline::{BatchConfig, Job, process_stream, process_whole};
+use crate::pipeline::{BatchConfig, Job, process_at, process_stream, process_whole};
 use indicatif::ProgressBar;
+use planilla_parser::split::ReadAt;
 use planilla_parser::{Encoding, ReaderBuilder};
-use std::io;
+use std::io::{self, Read};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -149,7 +150,17 @@ where
         let source = &sources[i];
         i += 1;
         let consumed = Arc::new(AtomicU64::new(0));
-        let input = match source.open(Arc::clone(&consumed)) {
+        // Several threads read a regular file's pieces themselves, at offsets.
+        let opened = if pool.current_num_threads() > 1 {
+            source.open_at(Arc::clone(&consumed))
+        } else {
+            Ok(None)
+        };
+        let opened = opened.and_then(|at| match at {
+            Some(at) => Ok(Opened::At(at)),
+            None => source.open(Arc::clone(&consumed)).map(Opened::Stream),
+        });
+        let input = match opened {
             Ok(input) => input,
             Err(e) => {
                 fail(bar, format!("{e:#}"), &mut on, &mut failed)?;
@@ -162,14 +173,18 @@ where
         let mut stopped: Option<io::Error> = None;
         let builder = ReaderBuilder::new().encoding(encoding);
         let batching = BatchConfig::default();
-        let streamed = process_stream(builder, input, batching, pool, job, |results| {
+        let sink = |results: &[J::Output]| {
             if let Err(e) = on(Event::Results(results)) {
                 stopped = Some(e);
                 return Err(io::Error::other("stopped"));
             }
             bar.set_position(base + consumed.load(Ordering::Relaxed));
             Ok(())
-        });
+        };
+        let streamed = match input {
+            Opened::At(at) => process_at(builder, at, batching, pool, job, sink),
+            Opened::Stream(input) => process_stream(builder, input, batching, pool, job, sink),
+        };
         if let Some(e) = stopped {
             return Err(e);
         }
@@ -180,6 +195,14 @@ where
         on(Event::Closed)?;
     }
     Ok(failed)
+}
+
+/// A source opened to be streamed through the pipeline.
+enum Opened {
+    /// A regular file, read at offsets.
+    At(Arc<dyn ReadAt>),
+    /// Anything else, read as a stream.
+    Stream(Box<dyn Read + Send>),
 }
 
 /// Opens a source and builds its game reader; `consumed` counts the bytes read from

@@ -7,6 +7,7 @@ use ignore::WalkBuilder;
 use indicatif::{ProgressBar, ProgressStyle};
 use planilla_core::san::Lang;
 use planilla_parser::Encoding;
+use planilla_parser::split::ReadAt;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -133,6 +134,68 @@ impl Source {
                     .with_context(|| format!("cannot read {}", p.display()))
             }
         }
+    }
+}
+
+impl Source {
+    /// Opens a regular file without compression to be read at offsets, which lets
+    /// several threads read their own pieces of it at once (`check -j2` and up: the serial
+    /// step then only finds the cuts); `None` for standard input, a compressed file, a
+    /// file that is not a regular one (a pipe, a device), and on systems without `pread`.
+    /// `consumed` follows the furthest byte read, for the progress bar.
+    pub fn open_at(&self, consumed: Arc<AtomicU64>) -> anyhow::Result<Option<Arc<dyn ReadAt>>> {
+        let Source::File(p) = self else {
+            return Ok(None);
+        };
+        if !cfg!(unix) || Compression::from_path(p) != Compression::None {
+            return Ok(None);
+        }
+        let file =
+            std::fs::File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
+        let regular = file
+            .metadata()
+            .with_context(|| format!("cannot read {}", p.display()))?
+            .is_file();
+        if !regular {
+            return Ok(None);
+        }
+        let input = CountedFile { file, consumed };
+        // A file named `games.pgn` that holds gzip data is read as a stream, decoded.
+        let mut magic = [0u8; 4];
+        let n = input
+            .file_read_at(&mut magic, 0)
+            .with_context(|| format!("cannot read {}", p.display()))?;
+        if Compression::from_magic(&magic[..n]) != Compression::None {
+            return Ok(None);
+        }
+        Ok(Some(Arc::new(input)))
+    }
+}
+
+/// A regular file read at offsets, counting how far it has been read.
+struct CountedFile {
+    file: std::fs::File,
+    consumed: Arc<AtomicU64>,
+}
+
+impl CountedFile {
+    #[cfg(unix)]
+    fn file_read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+        std::os::unix::fs::FileExt::read_at(&self.file, buf, offset)
+    }
+
+    #[cfg(not(unix))]
+    fn file_read_at(&self, _: &mut [u8], _: u64) -> std::io::Result<usize> {
+        unreachable!("`Source::open_at` opens no file where there is no `pread`")
+    }
+}
+
+impl ReadAt for CountedFile {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+        let n = self.file_read_at(buf, offset)?;
+        self.consumed
+            .fetch_max(offset + n as u64, Ordering::Relaxed);
+        Ok(n)
     }
 }
 

@@ -16,11 +16,13 @@
 
 mod pieces;
 
+use planilla_parser::split::{AtReader, ReadAt, Splitter};
 use planilla_parser::{Game, Reader, ReaderBuilder};
 use rayon::prelude::*;
 use std::any::Any;
 use std::io::{self, Read};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 
 /// The work done on each game, shared by the threads.
 pub trait Job: Sync {
@@ -145,7 +147,37 @@ where
     if pool.current_num_threads() <= 1 {
         return process_in_line(builder.build(input), batching, job, sink);
     }
-    pieces::process_pieces(builder, input, batching, pool, job, sink)
+    let splitter = Splitter::new(input, batching.max_bytes);
+    pieces::process_pieces(builder, splitter, batching, pool, job, sink)
+}
+
+/// [`process_stream`] over an input read at offsets (a regular file): with several
+/// threads the serial step only finds where to cut, reading a little past each piece's
+/// size, and each thread reads its own pieces ([`Splitter::positional`]); the output
+/// is the same as over the input read as a stream. One thread reads it as a stream.
+///
+/// # Errors
+///
+/// As [`process_stream`].
+pub fn process_at<J, F>(
+    builder: ReaderBuilder,
+    input: Arc<dyn ReadAt>,
+    batching: BatchConfig,
+    pool: &rayon::ThreadPool,
+    job: &J,
+    sink: F,
+) -> io::Result<()>
+where
+    J: Job,
+    F: FnMut(&[J::Output]) -> io::Result<()>,
+{
+    if pool.current_num_threads() <= 1 {
+        // Reads of the reader's buffer size, at offsets, as a file's reads.
+        let reader = builder.build(AtReader::new(input, 0));
+        return process_in_line(reader, batching, job, sink);
+    }
+    let splitter = Splitter::positional(input, batching.max_bytes);
+    pieces::process_pieces(builder, splitter, batching, pool, job, sink)
 }
 
 /// The games [`process_stream`] reads at a time with one thread: about 8 KiB of text.
@@ -330,6 +362,46 @@ mod tests {
         }
     }
 
+    /// Gives `data` at offsets, and fails past its end as a file on a failing disk does.
+    struct FailsAtEnd(Vec<u8>);
+
+    impl ReadAt for FailsAtEnd {
+        fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+            let start = offset as usize;
+            if start >= self.0.len() {
+                return Err(io::Error::other("incomplete deflate stream"));
+            }
+            self.0.read_at(buf, offset)
+        }
+    }
+
+    /// [`process_stream`] over `data` read as a stream, or [`process_at`] over it read
+    /// at offsets; a read error after `data` when `fails`.
+    fn process_both<J: Job, F: FnMut(&[J::Output]) -> io::Result<()>>(
+        at: bool,
+        data: &[u8],
+        fails: bool,
+        (builder, batching): (ReaderBuilder, BatchConfig),
+        pool: &rayon::ThreadPool,
+        job: &J,
+        sink: F,
+    ) -> io::Result<()> {
+        match (at, fails) {
+            (true, true) => {
+                let input = Arc::new(FailsAtEnd(data.to_vec()));
+                process_at(builder, input, batching, pool, job, sink)
+            }
+            (true, false) => {
+                process_at(builder, Arc::new(data.to_vec()), batching, pool, job, sink)
+            }
+            (false, true) => {
+                let input = CutShort(data.to_vec(), 0);
+                process_stream(builder, input, batching, pool, job, sink)
+            }
+            (false, false) => process_stream(builder, data, batching, pool, job, sink),
+        }
+    }
+
     fn pgn_games(n: u64) -> Vec<u8> {
         (1..=n)
             .flat_map(|i| format!("[Event \"{i}\"]\n\n1. e4 e5 *\n\n").into_bytes())
@@ -344,26 +416,27 @@ mod tests {
     }
 
     /// Every game read before a read error reaches the sink (the one it cut too), in
-    /// order, for any batch size (a whole batch, a batch cut short, one game a batch) and
-    /// any number of threads, and the error comes last.
+    /// order, for any batch size (a whole batch, a batch cut short, one game a batch),
+    /// any number of threads, and an input read as a stream or at offsets, and the error
+    /// comes last.
     #[test]
     fn the_games_before_a_read_error_are_all_processed() {
         let games = 1200;
         let mut data = pgn_games(games);
         // The last game is cut in its movetext.
         data.truncate(data.len() - 6);
-        for threads in [1, 2, 4] {
+        for (threads, at) in [1, 2, 4].into_iter().flat_map(|t| [(t, false), (t, true)]) {
             let pool = pool(threads);
             for (max_games, max_bytes) in [(1, 1 << 20), (7, 64), (512, 4096), (5000, 1 << 20)] {
                 let builder = ReaderBuilder::new().buffer_size(4096);
-                let input = CutShort(data.clone(), 0);
                 let mut seen = Vec::new();
                 let batching = BatchConfig {
                     max_games,
                     max_bytes,
                 };
                 let each = Each(Game::index);
-                let result = process_stream(builder, input, batching, &pool, &each, |batch| {
+                let how = (builder, batching);
+                let result = process_both(at, &data, true, how, &pool, &each, |batch| {
                     seen.extend_from_slice(batch);
                     Ok(())
                 });
@@ -377,7 +450,7 @@ mod tests {
                 let expected: Vec<u64> = (1..=games).collect();
                 assert_eq!(
                     seen, expected,
-                    "{threads} threads, {max_games} games, {max_bytes} bytes"
+                    "{threads} threads, {max_games} games, {max_bytes} bytes, at offsets: {at}"
                 );
             }
         }
@@ -404,34 +477,28 @@ mod tests {
             data.extend_from_slice(game.as_bytes());
         }
         let place = Each(|game: &Game| (game.index(), game.offset(), game.first_line()));
-        let run = |threads: usize, max_bytes: usize| {
+        let run = |threads: usize, max_bytes: usize, at: bool| {
             let builder = ReaderBuilder::new().max_game_size(300);
             let batching = BatchConfig {
                 max_games: 512,
                 max_bytes,
             };
             let mut seen = Vec::new();
-            process_stream(
-                builder,
-                &data[..],
-                batching,
-                &pool(threads),
-                &place,
-                |batch| {
-                    seen.extend_from_slice(batch);
-                    Ok(())
-                },
-            )
+            let how = (builder, batching);
+            process_both(at, &data, false, how, &pool(threads), &place, |batch| {
+                seen.extend_from_slice(batch);
+                Ok(())
+            })
             .unwrap();
             seen
         };
-        let one = run(1, 4096);
+        let one = run(1, 4096, false);
         assert!(one.len() > 3000, "{} games", one.len());
-        for threads in [2, 3] {
+        for (threads, at) in [(1, true), (2, false), (2, true), (3, false), (3, true)] {
             for max_bytes in [64, 700, 4096] {
                 assert!(
-                    run(threads, max_bytes) == one,
-                    "{threads} threads, pieces of {max_bytes} bytes"
+                    run(threads, max_bytes, at) == one,
+                    "{threads} threads, pieces of {max_bytes} bytes, at offsets: {at}"
                 );
             }
         }

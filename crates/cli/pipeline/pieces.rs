@@ -48,7 +48,7 @@ const TRUST_AFTER: u64 = 16;
 /// Runs [`process_stream`](super::process_stream) on `threads` threads (at least two).
 pub(super) fn process_pieces<R, J, F>(
     builder: ReaderBuilder,
-    input: R,
+    splitter: Splitter<R>,
     batching: BatchConfig,
     pool: &rayon::ThreadPool,
     job: &J,
@@ -62,7 +62,7 @@ where
     let threads = pool.current_num_threads().max(1);
     let shared = Shared {
         state: Mutex::new(State {
-            splitter: Some(Splitter::new(input, batching.max_bytes)),
+            splitter: Some(splitter),
             next: 0,
             handed_on: 0,
             window: 2 * threads as u64,
@@ -376,7 +376,12 @@ fn split_and_work<R: Read, J: Job>(
             return;
         };
         let (mut piece, panicked) = match taken {
-            Taken::Piece(piece, panicked) => (piece, panicked),
+            Taken::Piece(mut piece, panicked) => {
+                // A piece of a file read at offsets is read here, by the thread that
+                // works on it, outside the splitter's lock.
+                piece.load();
+                (piece, panicked)
+            }
             Taken::Rest(splitter) => {
                 let Some(link) = settled_before(shared, seq) else {
                     return;

@@ -39,8 +39,12 @@
 //! bounded whatever the rest holds.
 
 use std::io::{self, Read};
+use std::sync::Arc;
 
 use memchr::memmem::Finder;
+
+mod positional;
+pub use positional::{AtReader, ReadAt};
 
 use crate::game::Game;
 use crate::lexer::is_tag_shaped;
@@ -70,6 +74,9 @@ pub struct Piece {
     pub cut: Option<usize>,
     /// The read error that ended the input after these bytes.
     pub error: Option<io::Error>,
+    /// What is still to be read into `bytes` ([`Piece::load`]), for a piece of a
+    /// positional splitter.
+    pending: Option<positional::Pending>,
 }
 
 impl Piece {
@@ -138,6 +145,25 @@ pub enum Next {
     Unsplittable,
 }
 
+/// The rest of the input after the last piece ([`Splitter::into_reader`]): the stream
+/// a splitter reads, or a positional input from where its pieces end.
+#[derive(Debug)]
+pub enum Rest<R> {
+    /// The rest of the stream.
+    Stream(R),
+    /// The rest of a positional input.
+    At(AtReader),
+}
+
+impl<R: Read> Read for Rest<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Rest::Stream(inner) => inner.read(buf),
+            Rest::At(inner) => inner.read(buf),
+        }
+    }
+}
+
 /// Reads an input and cuts it into [`Piece`]s; see the module documentation.
 pub struct Splitter<R> {
     inner: R,
@@ -160,6 +186,9 @@ pub struct Splitter<R> {
     /// (page faults, zeroed pages), a recycled one is already in memory.
     spare: Vec<Vec<u8>>,
     finder: Finder<'static>,
+    /// The input of a positional splitter ([`Splitter::positional`]), read at any
+    /// offset: `inner` is then not read.
+    at: Option<Arc<dyn ReadAt>>,
 }
 
 impl<R: Read> Splitter<R> {
@@ -178,6 +207,7 @@ impl<R: Read> Splitter<R> {
             done: false,
             spare: Vec::new(),
             finder: event_finder(),
+            at: None,
         }
     }
 
@@ -196,6 +226,9 @@ impl<R: Read> Splitter<R> {
     pub fn next_piece(&mut self) -> Next {
         if self.done {
             return Next::End;
+        }
+        if let Some(at) = self.at.clone() {
+            return self.next_positional(&at);
         }
         if self.offset == 0 {
             while self.filled < 4 && self.fill() {}
@@ -226,6 +259,7 @@ impl<R: Read> Splitter<R> {
                     start,
                     cut: Some(cut),
                     error: None,
+                    pending: None,
                 });
             }
             if self.ended {
@@ -239,6 +273,7 @@ impl<R: Read> Splitter<R> {
                     start: self.offset,
                     cut: None,
                     error: self.error.take(),
+                    pending: None,
                 });
             }
             if self.filled >= MAX_PIECE.max(4 * self.target) {
@@ -259,6 +294,7 @@ impl<R: Read> Splitter<R> {
             bytes,
             start: self.offset,
             error: None,
+            pending: None,
         }
     }
 
@@ -268,14 +304,18 @@ impl<R: Read> Splitter<R> {
         self,
         link: Link,
         builder: &ReaderBuilder,
-    ) -> Reader<io::Chain<io::Cursor<Vec<u8>>, R>> {
+    ) -> Reader<io::Chain<io::Cursor<Vec<u8>>, Rest<R>>> {
         debug_assert_eq!(link.origin.offset + link.tail.len() as u64, self.offset);
         let mut text = link.tail;
         text.extend_from_slice(self.text());
+        let rest = match self.at {
+            Some(input) => Rest::At(AtReader::new(input, self.offset)),
+            None => Rest::Stream(self.inner),
+        };
         builder
             .clone()
             .origin(link.origin)
-            .build(io::Cursor::new(text).chain(self.inner))
+            .build(io::Cursor::new(text).chain(rest))
     }
 
     /// Reads once more into `carry`; false once the input has ended (or failed).

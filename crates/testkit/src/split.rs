@@ -3,6 +3,8 @@
 
 use planilla_parser::split::{Link, Next, Splitter, TextReader, read_ahead, read_from, settle};
 use planilla_parser::{Finding, Game, ReaderBuilder, Token};
+use std::io::Read;
+use std::sync::Arc;
 
 /// What a reader made of one game, to compare two ways of reading an input.
 #[derive(Debug, PartialEq, Eq)]
@@ -52,15 +54,30 @@ pub fn read_stream(input: &[u8], builder: &ReaderBuilder) -> Vec<GameSummary> {
 /// The games of `input` cut by a [`Splitter`] into pieces of about `target` bytes, read
 /// as the binary's pipeline does on many threads: every other piece read ahead on its own
 /// and settled in turn, the others read from where the games before them end a game at a
-/// time; the rest read by one reader where the splitter stops cutting. Also returns
-/// how many pieces were cut and how many of them were read again (a cut that was not a
-/// game start).
+/// time; the rest read by one reader where the splitter stops cutting. With `positional`,
+/// the splitter reads `input` at offsets ([`Splitter::positional`], as a regular file is
+/// read) and each piece is loaded by its reader; otherwise it reads `input` as a stream.
+/// Also returns how many pieces were cut and how many of them were read again (a cut
+/// that was not a game start).
 pub fn read_split(
     input: &[u8],
     builder: &ReaderBuilder,
     target: usize,
+    positional: bool,
 ) -> (Vec<GameSummary>, usize, usize) {
-    let mut splitter = Splitter::new(input, target);
+    if positional {
+        let at = Arc::new(input.to_vec());
+        read_pieces(Splitter::positional(at, target), builder)
+    } else {
+        read_pieces(Splitter::new(input, target), builder)
+    }
+}
+
+/// [`read_split`] with its splitter.
+fn read_pieces<R: Read>(
+    mut splitter: Splitter<R>,
+    builder: &ReaderBuilder,
+) -> (Vec<GameSummary>, usize, usize) {
     let mut link = Link::default();
     let mut games = Vec::new();
     let mut list = Vec::new();
@@ -69,6 +86,7 @@ pub fn read_split(
     loop {
         match splitter.next_piece() {
             Next::Piece(mut piece) => {
+                piece.load();
                 pieces += 1;
                 again += usize::from(link.origin.offset != piece.start || link.origin.after_result);
                 let settled = if pieces % 2 == 0 {
@@ -87,6 +105,7 @@ pub fn read_split(
                 if piece.cut.is_none() {
                     return (games, pieces, again);
                 }
+                splitter.recycle(piece.bytes);
             }
             Next::End => return (games, pieces, again),
             Next::Unsplittable => {
@@ -102,26 +121,38 @@ pub fn read_split(
 }
 
 /// Asserts the property on `input`: cut into pieces of about `target` bytes, it gives the
-/// games, tokens and findings that one reader over the whole gives. Returns the number of
-/// pieces and of pieces read again.
+/// games, tokens and findings that one reader over the whole gives, read as a stream and
+/// read at offsets alike. Returns the number of pieces and of pieces read again (as a
+/// stream).
 pub fn split_reads_as_stream(
     input: &[u8],
     builder: &ReaderBuilder,
     target: usize,
 ) -> (usize, usize) {
     let stream = read_stream(input, builder);
-    let (split, pieces, again) = read_split(input, builder, target);
-    assert_eq!(
-        stream.len(),
-        split.len(),
-        "the number of games differs (pieces of {target} bytes)"
-    );
-    for (whole, cut) in stream.iter().zip(&split) {
+    let mut counts = (0, 0);
+    for positional in [false, true] {
+        let (split, pieces, again) = read_split(input, builder, target, positional);
+        let how = if positional {
+            "read at offsets"
+        } else {
+            "read as a stream"
+        };
         assert_eq!(
-            whole, cut,
-            "game {} differs (pieces of {target} bytes)",
-            whole.index
+            stream.len(),
+            split.len(),
+            "the number of games differs (pieces of {target} bytes, {how})"
         );
+        for (whole, cut) in stream.iter().zip(&split) {
+            assert_eq!(
+                whole, cut,
+                "game {} differs (pieces of {target} bytes, {how})",
+                whole.index
+            );
+        }
+        if !positional {
+            counts = (pieces, again);
+        }
     }
-    (pieces, again)
+    counts
 }

@@ -1,0 +1,255 @@
+//! Cutting an input that can be read at any offset (a regular file) without reading it
+//! through: the splitter reads only a window past each piece's target size to find the
+//! cut, and the thread that takes a piece reads its bytes itself ([`Piece::load`]). So
+//! the serial step no longer copies the input (the kernel's copy from the page cache
+//! was most of its time): every thread copies its own pieces, at once.
+
+use std::fmt;
+use std::io::{self, Read};
+use std::sync::Arc;
+
+use super::{MAX_PIECE, Next, Piece, Splitter, likely_game_start};
+
+/// An input read at any offset without a cursor of its own: several threads read their
+/// pieces of it at once (a regular file: `pread` on Unix).
+pub trait ReadAt: Send + Sync {
+    /// Reads into `buf` from byte `offset` of the input: how many bytes were read, 0 at
+    /// its end.
+    ///
+    /// # Errors
+    ///
+    /// The input's read error.
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize>;
+}
+
+#[cfg(unix)]
+impl ReadAt for std::fs::File {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        std::os::unix::fs::FileExt::read_at(self, buf, offset)
+    }
+}
+
+impl ReadAt for Vec<u8> {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        let start = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(self.len());
+        let n = buf.len().min(self.len() - start);
+        buf[..n].copy_from_slice(&self[start..start + n]);
+        Ok(n)
+    }
+}
+
+/// A [`Read`] over a [`ReadAt`] input from a given offset: what a positional splitter
+/// reads the rest of the input with when it stops cutting ([`Splitter::into_reader`]).
+#[derive(Clone)]
+pub struct AtReader {
+    input: Arc<dyn ReadAt>,
+    /// The offset of the next byte read.
+    pos: u64,
+}
+
+impl fmt::Debug for AtReader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AtReader").field("pos", &self.pos).finish()
+    }
+}
+
+impl AtReader {
+    /// A reader of `input` from byte `pos`.
+    pub fn new(input: Arc<dyn ReadAt>, pos: u64) -> AtReader {
+        AtReader { input, pos }
+    }
+}
+
+impl Read for AtReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.input.read_at(buf, self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+/// The bytes a piece of a positional splitter still has to read: `len` from its start,
+/// or (`None`, the last piece) all to the input's end.
+#[derive(Clone)]
+pub(super) struct Pending {
+    input: Arc<dyn ReadAt>,
+    len: Option<usize>,
+}
+
+impl fmt::Debug for Pending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pending").field("len", &self.len).finish()
+    }
+}
+
+/// How many bytes a positional splitter reads at a time looking for a cut.
+const WINDOW_READ: usize = 16 << 10;
+
+/// Reads `len` bytes of `input` from `offset` into `buf`, or all to the input's end for
+/// `None`; `buf`'s length is set to what was read. Fewer bytes only at an error,
+/// returned with them.
+fn read_exactly(
+    input: &dyn ReadAt,
+    buf: &mut Vec<u8>,
+    offset: u64,
+    len: Option<usize>,
+) -> Option<io::Error> {
+    let mut filled = 0;
+    let error = loop {
+        let want = len.unwrap_or(filled + WINDOW_READ * 4);
+        if filled == want {
+            break None;
+        }
+        // Room written once is not cleared again (see `Splitter::recycle`).
+        if buf.len() < want {
+            buf.resize(want, 0);
+        }
+        match input.read_at(&mut buf[filled..want], offset + filled as u64) {
+            Ok(0) if len.is_none() => break None,
+            Ok(0) => {
+                break Some(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "the input became shorter while it was read",
+                ));
+            }
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => break Some(e),
+        }
+    };
+    buf.truncate(filled);
+    error
+}
+
+impl Piece {
+    /// Reads the piece's bytes, for a piece of a positional splitter
+    /// ([`Splitter::positional`]), which hands out where a piece lies and leaves the
+    /// reading to the thread that takes it; nothing for any other piece. A read error
+    /// makes the piece the input's last: its bytes end where reading stopped, and the
+    /// error comes after its games.
+    pub fn load(&mut self) {
+        let Some(Pending { input, len }) = self.pending.take() else {
+            return;
+        };
+        if let Some(e) = read_exactly(input.as_ref(), &mut self.bytes, self.start, len) {
+            self.cut = None;
+            self.error = Some(e);
+        }
+    }
+}
+
+impl Splitter<io::Empty> {
+    /// A splitter over an input read at any offset, cutting pieces of at least `target`
+    /// bytes (at least 1) as [`Splitter::new`] does. It reads only what it needs to find
+    /// each cut; the pieces it hands out are read by whoever takes them
+    /// ([`Piece::load`]).
+    pub fn positional(input: Arc<dyn ReadAt>, target: usize) -> Splitter<io::Empty> {
+        let mut splitter = Splitter::new(io::empty(), target);
+        splitter.at = Some(input);
+        splitter
+    }
+}
+
+impl<R> Splitter<R> {
+    /// [`Splitter::next_piece`] of a positional splitter: the next cut, found in a
+    /// window read past the piece's target size; the piece's bytes are not read.
+    pub(super) fn next_positional(&mut self, input: &Arc<dyn ReadAt>) -> Next {
+        if self.offset == 0 {
+            // What is read of the first four bytes (fewer in a shorter input).
+            let mut head = Vec::new();
+            read_exactly(input.as_ref(), &mut head, 0, Some(4));
+            if crate::reader::is_utf16(&head) {
+                return Next::Unsplittable;
+            }
+        }
+        // The window starts three bytes before the first line start that may be a
+        // cut: a cut's test looks back at the blank line before it (`\n` or `\n\r`).
+        let from = self.offset + self.target as u64;
+        let base = from.saturating_sub(3).max(self.offset);
+        let from = usize::try_from(from - base).unwrap_or(usize::MAX);
+        let mut window = std::mem::take(&mut self.carry);
+        window.clear();
+        let mut searched = from;
+        let limit = MAX_PIECE.max(4 * self.target) as u64;
+        let next = loop {
+            let len = window.len();
+            window.resize(len + WINDOW_READ, 0);
+            let read = loop {
+                match input.read_at(&mut window[len..], base + len as u64) {
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    read => break read,
+                }
+            };
+            let read = match read {
+                Ok(n) => n,
+                Err(e) => {
+                    // The input failed: the bytes before the failure are the last piece.
+                    window.truncate(len);
+                    self.error = Some(e);
+                    0
+                }
+            };
+            window.truncate(len + read);
+            // (A window that ends before `searched` holds no line start to judge.)
+            let found = if searched <= window.len() {
+                likely_game_start(&self.finder, &window, searched)
+            } else {
+                None
+            };
+            if let Some((cut, line_end)) = found {
+                let start = self.offset;
+                self.offset = base + cut as u64;
+                let len = usize::try_from(base + line_end as u64 - start)
+                    .expect("a piece fits in memory");
+                break self.piece_at(input, start, Some(len), Some(self.offset));
+            }
+            // The lines searched were judged; the last one, perhaps not whole, is
+            // judged again once more is read.
+            searched = searched.max(memchr::memrchr(b'\n', &window).map_or(0, |i| i + 1));
+            if read == 0 {
+                // The input ends in the window, or before it (somewhere past `offset`,
+                // or at it exactly): the rest is the last piece, read to the end.
+                self.done = true;
+                let mut probe = [0u8; 1];
+                let empty = window.is_empty()
+                    && self.error.is_none()
+                    && (base == self.offset
+                        || matches!(input.read_at(&mut probe, self.offset), Ok(0)));
+                if empty {
+                    break Next::End;
+                }
+                break self.piece_at(input, self.offset, None, None);
+            }
+            if base + window.len() as u64 - self.offset >= limit {
+                break Next::Unsplittable;
+            }
+        };
+        self.carry = window;
+        self.carry.clear();
+        next
+    }
+
+    /// A piece of `len` bytes (`None`: to the end) from `start` of a positional input,
+    /// whose next piece starts at `next`, to be read by whoever takes it, in a recycled
+    /// buffer when there is one.
+    fn piece_at(
+        &mut self,
+        input: &Arc<dyn ReadAt>,
+        start: u64,
+        len: Option<usize>,
+        next: Option<u64>,
+    ) -> Next {
+        Next::Piece(Piece {
+            bytes: self.spare.pop().unwrap_or_default(),
+            start,
+            cut: next.map(|next| (next - start) as usize),
+            error: self.error.take(),
+            pending: Some(Pending {
+                input: Arc::clone(input),
+                len,
+            }),
+        })
+    }
+}
