@@ -3,7 +3,9 @@
 //! tokenizes and works on whole pieces.
 //!
 //! Each thread of the pool runs the same loop: it takes the splitter (a lock) for the
-//! next piece, which costs a read and a substring search, and lets it go. It then reads
+//! next piece, which costs a read and a substring search, and lets it go (a regular
+//! file's splitter reads only a window past the piece's size there, and the thread reads
+//! the piece's bytes after letting the splitter go: `Piece::load`). It then reads
 //! the piece a few games at a time and works on each few at once, while their text and
 //! tokens are in the first-level cache, as one thread does (`process_in_line`). The
 //! games' numbers and lines depend on every piece before, which other threads are still

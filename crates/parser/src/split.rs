@@ -32,6 +32,12 @@
 //! ([`TextReader`]), and its buffer can be given back to the splitter for a later piece
 //! ([`Splitter::recycle`]), so that nothing is copied but what follows a cut.
 //!
+//! An input that can be read at any offset (a regular file, [`ReadAt`]) is cut by a
+//! positional splitter ([`Splitter::positional`]): it reads only a window past each
+//! piece's target size, where it looks for the cut, and the thread that takes a piece
+//! reads the piece's bytes itself ([`Piece::load`]). The cuts are the same test's; the
+//! serial step then reads a few KiB a piece instead of the whole input.
+//!
 //! A piece that reaches [`MAX_PIECE`] bytes without a likely game start (a file without
 //! `Event` tags, games without tags, a huge comment or line), or an input in UTF-16
 //! (decoded as it is read), is not cut at all: [`Next::Unsplittable`] tells the caller to
