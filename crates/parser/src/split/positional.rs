@@ -253,3 +253,116 @@ impl<R> Splitter<R> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// An input whose length drops to `after` once `shrink_at` reads have been made, as a
+    /// file rewritten while it is read.
+    struct Shrinking {
+        data: Vec<u8>,
+        after: usize,
+        shrink_at: usize,
+        reads: AtomicUsize,
+    }
+
+    impl ReadAt for Shrinking {
+        fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+            let reads = self.reads.fetch_add(1, Ordering::Relaxed);
+            let len = if reads >= self.shrink_at {
+                self.after
+            } else {
+                self.data.len()
+            };
+            self.data[..len].to_vec().read_at(buf, offset)
+        }
+    }
+
+    fn games(n: usize) -> Vec<u8> {
+        (0..n)
+            .flat_map(|i| format!("[Event \"{i}\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n").into_bytes())
+            .collect()
+    }
+
+    /// The pieces tile the input, each cut at a game start, and their bytes once loaded
+    /// are the input's; the last one is read to the end.
+    #[test]
+    fn pieces_tile_the_input_and_load_its_bytes() {
+        let data = games(200);
+        let mut splitter = Splitter::positional(Arc::new(data.clone()), 100);
+        let mut end = 0u64;
+        loop {
+            match splitter.next_piece() {
+                Next::Piece(mut piece) => {
+                    assert_eq!(piece.start, end);
+                    assert!(piece.bytes.is_empty() || piece.pending.is_some());
+                    piece.load();
+                    assert!(piece.error.is_none());
+                    let start = piece.start as usize;
+                    assert_eq!(piece.bytes, data[start..start + piece.bytes.len()]);
+                    match piece.cut {
+                        Some(cut) => {
+                            end += cut as u64;
+                            assert!(data[end as usize..].starts_with(b"[Event \""));
+                            // The piece holds the whole line at the cut.
+                            assert_eq!(piece.bytes.last(), Some(&b'\n'));
+                        }
+                        None => {
+                            end = data.len() as u64;
+                            assert_eq!(start + piece.bytes.len(), data.len());
+                        }
+                    }
+                    splitter.recycle(piece.bytes);
+                }
+                Next::End => break,
+                Next::Unsplittable => panic!("games with Event tags are cut"),
+            }
+        }
+        assert_eq!(end, data.len() as u64);
+    }
+
+    /// A piece whose bytes are gone when it is loaded (the input became shorter after
+    /// the splitter cut it) becomes the input's last, with the bytes that were there and
+    /// an error after them.
+    #[test]
+    fn a_piece_of_an_input_that_became_shorter_is_the_last_with_an_error() {
+        let data = games(100);
+        // Two reads find the cut (the first bytes, for UTF-16, and one window); the
+        // third, the piece's, finds 300 bytes.
+        let input = Shrinking {
+            after: 300,
+            shrink_at: 2,
+            data,
+            reads: AtomicUsize::new(0),
+        };
+        let mut splitter = Splitter::positional(Arc::new(input), 600);
+        let Next::Piece(mut first) = splitter.next_piece() else {
+            panic!("a piece")
+        };
+        assert!(first.cut.is_some());
+        let len = first.cut.unwrap();
+        assert!(len > 300, "the piece reaches past where the input will end");
+        first.load();
+        assert_eq!(first.bytes.len(), 300);
+        assert_eq!(first.cut, None);
+        let error = first.error.expect("an error after the bytes");
+        assert_eq!(error.kind(), io::ErrorKind::UnexpectedEof);
+    }
+
+    /// An input shorter than a piece is one piece read to its end; an empty one none.
+    #[test]
+    fn a_short_input_is_one_piece_and_an_empty_one_none() {
+        let data = games(2);
+        let mut splitter = Splitter::positional(Arc::new(data.clone()), 1 << 20);
+        let Next::Piece(mut piece) = splitter.next_piece() else {
+            panic!("a piece")
+        };
+        piece.load();
+        assert_eq!((piece.bytes, piece.cut), (data, None));
+        assert!(matches!(splitter.next_piece(), Next::End));
+        let mut empty = Splitter::positional(Arc::new(Vec::new()), 1 << 20);
+        assert!(matches!(empty.next_piece(), Next::End));
+    }
+}
