@@ -40,6 +40,7 @@
 mod detail;
 mod facts;
 mod judge;
+mod names;
 mod record;
 mod spill;
 #[cfg(test)]
