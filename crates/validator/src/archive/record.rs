@@ -334,12 +334,12 @@ impl Detail {
     }
 }
 
-/// A move as 16 bits: from and to squares (the castling rook's square for castling,
-/// so that no move goes from a square to itself, which the details' writing relies
-/// on), and an underpromotion's piece above them (1 knight, 2 bishop, 3 rook; a
-/// queen's is 0). Within one position they tell every legal move apart: only a pawn's
-/// promotions share their squares, and those differ in their piece. Lines are compared
-/// only from one position, their start, so that is enough.
+/// A move as 16 bits: from and to squares, and an underpromotion's piece above them (1
+/// knight, 2 bishop, 3 rook; a queen's is 0). Castling goes to the rook's square, where
+/// no other king move can go: in Chess960 the king's own destination may also be a
+/// plain king move's. Within one position the codes tell every legal move apart (only a
+/// pawn's promotions share their squares, and those differ in their piece), and lines
+/// are compared only from one position, their start.
 pub(crate) fn move_code(m: &Move) -> u16 {
     // Knight, bishop and rook are 1, 2 and 3, and the queen's 4 drops to 0.
     let promotion = m.promotion().map_or(0, |r| r.index() as u16 & 3);
