@@ -8,21 +8,21 @@
 //! they give the same keys.
 
 use super::detail::Detail;
+use super::names::NAMES;
 use std::borrow::Cow;
 
-/// The tags whose values [`Fields::of_values`] reads, and the game's start (`FEN`).
-pub(crate) const FACT_TAGS: [&str; 10] = [
-    "White",
-    "Black",
-    "Event",
-    "Round",
-    "Board",
-    "WhiteFideId",
-    "BlackFideId",
-    "EventDate",
-    "Date",
-    "FEN",
-];
+/// The tags whose values [`Fields::of_values`] reads, and the game's start (`FEN`): the
+/// first names of [`NAMES`], so that a tag's code (its place there plus 1) is its place
+/// here plus 1.
+pub(crate) const FACT_TAGS: [&str; 10] = {
+    let mut tags = [""; 10];
+    let mut i = 0;
+    while i < tags.len() {
+        tags[i] = NAMES[i];
+        i += 1;
+    }
+    tags
+};
 
 /// The position of [`FACT_TAGS`]' `FEN`.
 pub(crate) const FEN: usize = 9;
