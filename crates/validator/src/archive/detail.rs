@@ -2,7 +2,7 @@
 //! written (decoded), its start and main line. Every game's are written and few are
 //! read back, so the writing is the part made cheap, and the file small (the system's
 //! work for it grows with its bytes): numbers as LEB128 varints (most take one byte),
-//! the usual tag names as a byte ([`names`](super::names)), the standard start as a
+//! the usual tag names as a byte ([`names`]), the standard start as a
 //! byte, moves as 12 bits ([`MoveWriter`]).
 
 use super::names;
@@ -130,8 +130,9 @@ fn take_moves(b: &mut &[u8], n: u64) -> Option<Vec<u16>> {
 impl Detail {
     /// Reads the details as [`GameRecord::new`](super::GameRecord::new) writes them:
     /// the game's index and line, the tags' number and each name (its code in
-    /// [`names`], and after a 0 its text) and value ([`put_text`]), the start ([`put_start`]), the moves' number and the
-    /// moves ([`MoveWriter`]); `None` for bytes it did not write.
+    /// [`names`], and after a 0 its text) and value ([`put_text`]), the start
+    /// ([`put_start`]), the moves' number and the moves ([`MoveWriter`]); `None` for
+    /// bytes it did not write.
     pub(crate) fn decode(mut b: &[u8], caller_key: u64) -> Option<Detail> {
         let index = take_varint(&mut b)?;
         let line = take_varint(&mut b)?;
