@@ -9,10 +9,10 @@
 //! Memory: the archive keeps seven 32-bit keys per game (28 bytes: the main line; the
 //! player pair, alone and with the start and first plies; the pairing, each player and
 //! the Board in the game's Event and Round) and one entry per distinct (FideId, name)
-//! pair; each game's details (moves and tags)
-//! go to an anonymous temporary file, whose blocks of eight games it finds by their
-//! start (one byte a game), and are read back only for games whose keys repeat. A 32-bit key that repeats by chance costs a read, never a finding: every
-//! question is decided on the details.
+//! pair; each game's details (moves and tags, some 260 bytes) go to an anonymous
+//! temporary file, whose blocks of eight games it finds by their start (one byte a
+//! game), and are read back only for games whose keys repeat. A 32-bit key that repeats
+//! by chance costs a read, never a finding: every question is decided on the details.
 //!
 //! ```
 //! use planilla_parser::Game;
@@ -40,6 +40,7 @@
 mod detail;
 mod facts;
 mod judge;
+mod names;
 mod record;
 mod spill;
 #[cfg(test)]

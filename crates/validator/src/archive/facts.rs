@@ -8,44 +8,24 @@
 //! they give the same keys.
 
 use super::detail::Detail;
+use super::names::NAMES;
 use std::borrow::Cow;
 
-/// The tags whose values [`Fields::of_values`] reads, and the game's start (`FEN`).
-pub(crate) const FACT_TAGS: [&str; 10] = [
-    "White",
-    "Black",
-    "Event",
-    "Round",
-    "Board",
-    "WhiteFideId",
-    "BlackFideId",
-    "EventDate",
-    "Date",
-    "FEN",
-];
+/// The tags whose values [`Fields::of_values`] reads, and the game's start (`FEN`): the
+/// first names of [`NAMES`], so that a tag's code (its place there plus 1) is its place
+/// here plus 1.
+pub(crate) const FACT_TAGS: [&str; 10] = {
+    let mut tags = [""; 10];
+    let mut i = 0;
+    while i < tags.len() {
+        tags[i] = NAMES[i];
+        i += 1;
+    }
+    tags
+};
 
 /// The position of [`FACT_TAGS`]' `FEN`.
 pub(crate) const FEN: usize = 9;
-
-/// The position in [`FACT_TAGS`] of the tag named `name`, as its bytes are written.
-pub(crate) fn fact_tag(name: &[u8]) -> Option<usize> {
-    // The length and first letters pick the one name it can be; one comparison says
-    // whether it is (most of a game's tags are told apart without one).
-    let k = match (name.len(), name.first()?, name.get(1)) {
-        (5, b'W', _) => 0,
-        (5, b'B', Some(b'l')) => 1,
-        (5, b'E', _) => 2,
-        (5, b'R', _) => 3,
-        (5, b'B', _) => 4,
-        (11, b'W', _) => 5,
-        (11, b'B', _) => 6,
-        (9, b'E', _) => 7,
-        (4, b'D', _) => 8,
-        (3, b'F', _) => FEN,
-        _ => return None,
-    };
-    (FACT_TAGS[k].as_bytes() == name).then_some(k)
-}
 
 /// The tags the judge compares, normalised: empty where unknown.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -164,9 +144,9 @@ impl Fields {
             known.iter().for_each(|&b| h.byte(b));
             h.finish()
         };
-        let fide = |i: usize| {
-            let v = values[i].as_deref()?;
-            fide_id(std::str::from_utf8(v).ok()?)
+        let fide = |i: usize| match value(i)? {
+            Text::Ascii(v) => ascii_fide_id(v),
+            Text::Utf8(v) => fide_id(v),
         };
         Fields {
             white: name(0).finish(),
@@ -214,6 +194,24 @@ impl Fields {
 /// A FideId: a positive number, spaces around it allowed.
 fn fide_id(value: &str) -> Option<u64> {
     value.trim().parse::<u64>().ok().filter(|&id| id != 0)
+}
+
+/// [`fide_id`] of ASCII text, without making it a `str`: `+` and digits, as
+/// `u64::from_str` reads them.
+fn ascii_fide_id(value: &[u8]) -> Option<u64> {
+    let value = trim_ascii(value);
+    let digits = value.strip_prefix(b"+").unwrap_or(value);
+    if digits.is_empty() {
+        return None;
+    }
+    let mut id = 0u64;
+    for &b in digits {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        id = id.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+    }
+    (id != 0).then_some(id)
 }
 
 /// The year of a date, when its first four characters (spaces trimmed) are digits:

@@ -3,7 +3,7 @@
 //!
 //! Where each block of [`BLOCK`] games starts in the file is kept (one byte a game), so
 //! that reading back reads only the blocks of the games wanted, not the whole file:
-//! the file holds some 300 bytes a game, and of ten million games a few ten thousand
+//! the file holds some 260 bytes a game, and of ten million games a few ten thousand
 //! are read back.
 
 use super::detail::{put_varint, take_varint};

@@ -3,6 +3,8 @@
 
 use super::detail::Detail;
 use super::facts::{Facts, normalise};
+use super::names;
+use super::record::move_code;
 use super::{Archive, GameRecord};
 use crate::{Checker, Code};
 use planilla_parser::{Game, Reader};
@@ -212,4 +214,64 @@ fn worker_and_judge_make_the_same_keys() {
         );
         assert_eq!(record.identities, fields.identities());
     }
+}
+
+/// The moves read back are the codes of the moves that replayed, for every length of
+/// line (the last four moves or fewer are packed apart) and with underpromotions (kept
+/// apart from the 12-bit codes): each case is a start and moves, every prefix tried.
+#[test]
+fn moves_read_back_at_every_length() {
+    let cases = [
+        (
+            "",
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1",
+        ),
+        (
+            "[FEN \"4k3/P6P/8/8/8/8/p6p/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n",
+            "1. a8=N a1=B 2. h8=B h1=R+ 3. Kd2 Kd7 4. Nb6+ Kc6",
+        ),
+        (
+            "[FEN \"4k3/P6P/8/8/8/8/p6p/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n",
+            "1. a8=Q+ Kf7 2. h8=R a1=N 3. Qb7+ Kg6",
+        ),
+    ];
+    let mut checker = Checker::default();
+    let mut main_line = Vec::new();
+    for (tags, moves) in cases {
+        let words: Vec<&str> = moves.split(' ').collect();
+        for end in 0..=words.len() {
+            let pgn = format!("{tags}\n{} *\n", words[..end].join(" "));
+            let game = Game::from_bytes(pgn.clone(), Default::default());
+            checker.check_main_line(&game, &mut Vec::new(), &mut main_line);
+            let plies = words[..end].iter().filter(|w| !w.ends_with('.')).count();
+            assert_eq!(main_line.len(), plies, "every move replays: {pgn}");
+            let codes: Vec<u16> = main_line.iter().map(move_code).collect();
+            let detail = Detail::decode(&GameRecord::new(&game, &main_line).detail, 0);
+            assert_eq!(detail.map(|d| d.moves), Some(codes), "{pgn}");
+        }
+    }
+}
+
+/// The usual tag names have a code that gives the name back; others, and names that
+/// differ from one only in case or a letter, have none.
+#[test]
+fn tag_name_codes() {
+    for name in names::NAMES {
+        assert_eq!(names::name(names::code(name.as_bytes())), Some(name));
+    }
+    for other in [
+        "",
+        "W",
+        "Wh",
+        "white",
+        "Whitey",
+        "WhiteFideID",
+        "Fen",
+        "Sit",
+        "Roun",
+    ] {
+        assert_eq!(names::code(other.as_bytes()), 0, "{other}");
+    }
+    assert_eq!(names::name(0), None);
+    assert_eq!(names::name(names::NAMES.len() as u8 + 1), None);
 }
