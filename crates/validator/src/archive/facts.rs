@@ -344,9 +344,10 @@ pub(crate) fn mix(salt: u64, parts: &[u64]) -> u64 {
     h.finish()
 }
 
-/// FNV-1a, with a rotation after each word, finished by a strong mix: stable across
-/// builds and machines (shards of one archive may be run on several), never 0 (0 means
-/// "no key").
+/// FNV-1a, with a rotation after each word, finished by a strong mix: the same on every
+/// machine and run (shards of one archive may be run on several; the keys of one version
+/// of planilla, since what is hashed may change between versions: docs/cli.md), never 0
+/// (0 means "no key").
 pub(crate) struct Hasher(u64);
 
 impl Hasher {
