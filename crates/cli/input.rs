@@ -135,9 +135,7 @@ impl Source {
             }
         }
     }
-}
 
-impl Source {
     /// Opens a regular file without compression to be read at offsets, which lets
     /// several threads read their own pieces of it at once (`check -j2` and up: the serial
     /// step then only finds the cuts); `None` for standard input, a compressed file, a
