@@ -179,7 +179,8 @@ struct CountedFile {
 impl CountedFile {
     #[cfg(unix)]
     fn file_read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
-        std::os::unix::fs::FileExt::read_at(&self.file, buf, offset)
+        // The parser's `ReadAt` for a file: `pread`.
+        ReadAt::read_at(&self.file, buf, offset)
     }
 
     #[cfg(not(unix))]
