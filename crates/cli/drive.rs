@@ -12,12 +12,11 @@
 //! ([`process_whole`]); their results are kept until the files before them are handed
 //! on. Output is the same either way and for every number of threads.
 
-use crate::input::{GameReader, Source, io_reason};
+use crate::input::{GameReader, Opened, Source, io_reason};
 use crate::pipeline::{BatchConfig, Job, process_at, process_stream, process_whole};
 use indicatif::ProgressBar;
-use planilla_parser::split::ReadAt;
 use planilla_parser::{Encoding, ReaderBuilder};
-use std::io::{self, Read};
+use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -151,15 +150,8 @@ where
         i += 1;
         let consumed = Arc::new(AtomicU64::new(0));
         // Several threads read a regular file's pieces themselves, at offsets.
-        let opened = if pool.current_num_threads() > 1 {
-            source.open_at(Arc::clone(&consumed))
-        } else {
-            Ok(None)
-        };
-        let opened = opened.and_then(|at| match at {
-            Some(at) => Ok(Opened::At(at)),
-            None => source.open(Arc::clone(&consumed)).map(Opened::Stream),
-        });
+        let at_offsets = pool.current_num_threads() > 1;
+        let opened = source.open_to_read(Arc::clone(&consumed), at_offsets);
         let input = match opened {
             Ok(input) => input,
             Err(e) => {
@@ -195,14 +187,6 @@ where
         on(Event::Closed)?;
     }
     Ok(failed)
-}
-
-/// A source opened to be streamed through the pipeline.
-enum Opened {
-    /// A regular file, read at offsets.
-    At(Arc<dyn ReadAt>),
-    /// Anything else, read as a stream.
-    Stream(Box<dyn Read + Send>),
 }
 
 /// Opens a source and builds its game reader; `consumed` counts the bytes read from

@@ -100,7 +100,26 @@ impl Source {
     /// `consumed` counts the bytes read from the file itself (compressed
     /// bytes for a compressed file), for the progress bar.
     pub fn open(&self, consumed: Arc<AtomicU64>) -> anyhow::Result<Box<dyn Read + Send>> {
-        match self {
+        match self.open_to_read(consumed, false)? {
+            Opened::Stream(input) => Ok(input),
+            Opened::At(_) => unreachable!("asked for a stream"),
+        }
+    }
+
+    /// Opens the source, as [`Source::open`] does; with `at_offsets`, a regular file
+    /// without compression comes back to be read at offsets, which lets several threads
+    /// read their own pieces of it at once (`check -j2` and up: the serial step then only
+    /// finds the cuts). Standard input, a compressed file, a file that is not a regular one
+    /// (a pipe, a device) and every file on systems without `pread` come back as a stream.
+    /// The file is opened once: a FIFO opened twice would wait for a second writer.
+    /// `consumed` follows the furthest byte read, for the progress bar.
+    pub fn open_to_read(
+        &self,
+        mut consumed: Arc<AtomicU64>,
+        at_offsets: bool,
+    ) -> anyhow::Result<Opened> {
+        let p = match self {
+            Source::File(p) => p,
             Source::Stdin => {
                 let mut input = BufReader::new(Counting {
                     inner: std::io::stdin(),
@@ -108,66 +127,63 @@ impl Source {
                 });
                 let magic = input.fill_buf().context("cannot read standard input")?;
                 let kind = Compression::from_magic(magic);
-                kind.wrap(input).context("cannot read standard input")
+                let input = kind.wrap(input).context("cannot read standard input")?;
+                return Ok(Opened::Stream(input));
             }
-            Source::File(p) => {
-                let file = std::fs::File::open(p)
-                    .with_context(|| format!("cannot open {}", p.display()))?;
-                let mut input = BufReader::with_capacity(
-                    1 << 16,
-                    Counting {
-                        inner: file,
-                        consumed,
-                    },
-                );
-                // By the extension; a file named otherwise (`games.pgn` that is gzip
-                // data) by its first bytes, as standard input.
-                let kind = match Compression::from_path(p) {
-                    Compression::None => Compression::from_magic(
-                        input
-                            .fill_buf()
-                            .with_context(|| format!("cannot read {}", p.display()))?,
-                    ),
-                    kind => kind,
-                };
-                kind.wrap(input)
-                    .with_context(|| format!("cannot read {}", p.display()))
-            }
-        }
-    }
-
-    /// Opens a regular file without compression to be read at offsets, which lets
-    /// several threads read their own pieces of it at once (`check -j2` and up: the serial
-    /// step then only finds the cuts); `None` for standard input, a compressed file, a
-    /// file that is not a regular one (a pipe, a device), and on systems without `pread`.
-    /// `consumed` follows the furthest byte read, for the progress bar.
-    pub fn open_at(&self, consumed: Arc<AtomicU64>) -> anyhow::Result<Option<Arc<dyn ReadAt>>> {
-        let Source::File(p) = self else {
-            return Ok(None);
         };
-        if !cfg!(unix) || Compression::from_path(p) != Compression::None {
-            return Ok(None);
-        }
-        let file =
+        let cannot_read = || format!("cannot read {}", p.display());
+        let mut file =
             std::fs::File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
-        let regular = file
-            .metadata()
-            .with_context(|| format!("cannot read {}", p.display()))?
-            .is_file();
-        if !regular {
-            return Ok(None);
+        let by_name = Compression::from_path(p);
+        if at_offsets && cfg!(unix) && by_name == Compression::None {
+            let regular = file.metadata().with_context(cannot_read)?.is_file();
+            if regular {
+                let input = CountedFile { file, consumed };
+                // A file named `games.pgn` that holds gzip data is read as a stream,
+                // decoded. `pread` leaves the file's position at its start.
+                let mut magic = [0u8; 4];
+                let n = input
+                    .file_read_at(&mut magic, 0)
+                    .with_context(cannot_read)?;
+                if Compression::from_magic(&magic[..n]) == Compression::None {
+                    return Ok(Opened::At(Arc::new(input)));
+                }
+                CountedFile { file, consumed } = input;
+            }
         }
-        let input = CountedFile { file, consumed };
-        // A file named `games.pgn` that holds gzip data is read as a stream, decoded.
-        let mut magic = [0u8; 4];
-        let n = input
-            .file_read_at(&mut magic, 0)
-            .with_context(|| format!("cannot read {}", p.display()))?;
-        if Compression::from_magic(&magic[..n]) != Compression::None {
-            return Ok(None);
-        }
-        Ok(Some(Arc::new(input)))
+        stream_file(file, by_name, consumed)
+            .map(Opened::Stream)
+            .with_context(cannot_read)
     }
+}
+
+/// A source opened to be read.
+pub enum Opened {
+    /// A regular file, read at offsets.
+    At(Arc<dyn ReadAt>),
+    /// Anything else, read as a stream (decompressed).
+    Stream(Box<dyn Read + Send>),
+}
+
+/// An opened file as a stream, decompressed by the kind its name gives (`by_name`), or
+/// else by its first bytes (`games.pgn` that is gzip data), as standard input.
+fn stream_file(
+    file: std::fs::File,
+    by_name: Compression,
+    consumed: Arc<AtomicU64>,
+) -> std::io::Result<Box<dyn Read + Send>> {
+    let mut input = BufReader::with_capacity(
+        1 << 16,
+        Counting {
+            inner: file,
+            consumed,
+        },
+    );
+    let kind = match by_name {
+        Compression::None => Compression::from_magic(input.fill_buf()?),
+        kind => kind,
+    };
+    kind.wrap(input)
 }
 
 /// A regular file read at offsets, counting how far it has been read.
@@ -185,7 +201,7 @@ impl CountedFile {
 
     #[cfg(not(unix))]
     fn file_read_at(&self, _: &mut [u8], _: u64) -> std::io::Result<usize> {
-        unreachable!("`Source::open_at` opens no file where there is no `pread`")
+        unreachable!("`Source::open_to_read` reads at offsets only where there is `pread`")
     }
 }
 
