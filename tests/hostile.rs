@@ -651,11 +651,22 @@ fn compressed_data_under_a_plain_name_is_decoded() {
     std::fs::write(&gz_path, gz.finish().unwrap()).unwrap();
     let zst_path = dir.join("other.pgn");
     std::fs::write(&zst_path, zstd::encode_all(text.as_bytes(), 3).unwrap()).unwrap();
-    for path in [gz_path, zst_path] {
-        let out = planilla(&["check", "--format", "jsonl", path.to_str().unwrap()]);
-        assert_eq!(out.status.code(), Some(0), "{}", path.display());
-        let summary = summary_of(&out.stdout);
-        assert_eq!(summary["games"], 3, "{}", path.display());
-        assert_eq!(summary["errors"], 0, "{}", path.display());
+    // At -j2 a regular file is first opened to be read at offsets: one whose bytes say
+    // it is compressed is streamed and decoded instead, from its first byte.
+    for threads in ["-j1", "-j2"] {
+        for path in [&gz_path, &zst_path] {
+            let what = format!("{} {threads}", path.display());
+            let out = planilla(&[
+                "check",
+                threads,
+                "--format",
+                "jsonl",
+                path.to_str().unwrap(),
+            ]);
+            assert_eq!(out.status.code(), Some(0), "{what}");
+            let summary = summary_of(&out.stdout);
+            assert_eq!(summary["games"], 3, "{what}");
+            assert_eq!(summary["errors"], 0, "{what}");
+        }
     }
 }
