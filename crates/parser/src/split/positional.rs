@@ -87,6 +87,16 @@ impl fmt::Debug for Pending {
 /// How many bytes a positional splitter reads at a time looking for a cut.
 const WINDOW_READ: usize = 16 << 10;
 
+/// One read of `input` at `offset`, made again when a signal interrupted it.
+fn read_once(input: &dyn ReadAt, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    loop {
+        match input.read_at(buf, offset) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            read => return read,
+        }
+    }
+}
+
 /// Reads `len` bytes of `input` from `offset` into `buf`, or all to the input's end for
 /// `None`; `buf`'s length is set to what was read. Fewer bytes only at an error,
 /// returned with them.
@@ -106,7 +116,7 @@ fn read_exactly(
         if buf.len() < want {
             buf.resize(want, 0);
         }
-        match input.read_at(&mut buf[filled..want], offset + filled as u64) {
+        match read_once(input, &mut buf[filled..want], offset + filled as u64) {
             Ok(0) if len.is_none() => break None,
             Ok(0) => {
                 break Some(io::Error::new(
@@ -115,7 +125,6 @@ fn read_exactly(
                 ));
             }
             Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => break Some(e),
         }
     };
@@ -176,13 +185,7 @@ impl<R> Splitter<R> {
         let next = loop {
             let len = window.len();
             window.resize(len + WINDOW_READ, 0);
-            let read = loop {
-                match input.read_at(&mut window[len..], base + len as u64) {
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    read => break read,
-                }
-            };
-            let read = match read {
+            let read = match read_once(input.as_ref(), &mut window[len..], base + len as u64) {
                 Ok(n) => n,
                 Err(e) => {
                     // The input failed: the bytes before the failure are the last piece.
@@ -216,7 +219,7 @@ impl<R> Splitter<R> {
                 let empty = window.is_empty()
                     && self.error.is_none()
                     && (base == self.offset
-                        || matches!(input.read_at(&mut probe, self.offset), Ok(0)));
+                        || matches!(read_once(input.as_ref(), &mut probe, self.offset), Ok(0)));
                 if empty {
                     break Next::End;
                 }
