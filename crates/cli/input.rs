@@ -135,21 +135,22 @@ impl Source {
         let mut file =
             std::fs::File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
         let by_name = Compression::from_path(p);
-        if at_offsets && cfg!(unix) && by_name == Compression::None {
-            let regular = file.metadata().with_context(cannot_read)?.is_file();
-            if regular {
-                let input = CountedFile { file, consumed };
-                // A file named `games.pgn` that holds gzip data is read as a stream,
-                // decoded. `pread` leaves the file's position at its start.
-                let mut magic = [0u8; 4];
-                let n = input
-                    .file_read_at(&mut magic, 0)
-                    .with_context(cannot_read)?;
-                if Compression::from_magic(&magic[..n]) == Compression::None {
-                    return Ok(Opened::At(Arc::new(input)));
-                }
-                CountedFile { file, consumed } = input;
+        if at_offsets
+            && cfg!(unix)
+            && by_name == Compression::None
+            && file.metadata().with_context(cannot_read)?.is_file()
+        {
+            let input = CountedFile { file, consumed };
+            // A file named `games.pgn` that holds gzip data is read as a stream, decoded.
+            // `pread` leaves the file's position at its start.
+            let mut magic = [0u8; 4];
+            let n = input
+                .file_read_at(&mut magic, 0)
+                .with_context(cannot_read)?;
+            if Compression::from_magic(&magic[..n]) == Compression::None {
+                return Ok(Opened::At(Arc::new(input)));
             }
+            CountedFile { file, consumed } = input;
         }
         stream_file(file, by_name, consumed)
             .map(Opened::Stream)
