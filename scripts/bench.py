@@ -120,6 +120,33 @@ def run(cmd, out_dir, name, ok_codes=(0,)):
     return Result(wall, float(user) + float(system), int(rss_kb), out_path.read_bytes())
 
 
+def run_many(cmds, out_dir, name, ok_codes=(0,)):
+    """Runs the commands at once, each as `run` runs one: the wall time until the last
+    ends, the CPU time of all, the largest peak RSS, the first one's output."""
+    procs = []
+    start = time.perf_counter()
+    for i, cmd in enumerate(cmds):
+        time_path = out_dir / f"{name}.{i}.time"
+        full = ["/usr/bin/time", "-f", "%e %M %U %S", "-o", str(time_path)] + [str(c) for c in cmd]
+        out = open(out_dir / f"{name}.{i}.out", "wb")
+        err = open(out_dir / f"{name}.{i}.err", "wb")
+        procs.append((cmd, time_path, out, err,
+                      subprocess.Popen(full, stdin=subprocess.DEVNULL, stdout=out, stderr=err)))
+    codes = [p.wait() for *_, p in procs]
+    wall = time.perf_counter() - start
+    cpu, rss = 0.0, 0
+    for (cmd, time_path, out, err, _), code in zip(procs, codes):
+        out.close()
+        err.close()
+        if code not in ok_codes:
+            tail = Path(err.name).read_text(errors="replace")[-2000:]
+            sys.exit(f"bench: {' '.join(map(str, cmd))} exited with {code}\n{tail}")
+        _, rss_kb, user, system = time_path.read_text().split()[-4:]
+        cpu += float(user) + float(system)
+        rss = max(rss, int(rss_kb))
+    return Result(wall, cpu, rss, Path(procs[0][2].name).read_bytes())
+
+
 def planilla_games(stdout):
     import json
 
@@ -130,10 +157,19 @@ def planilla_games(stdout):
 
 
 class Tool:
-    def __init__(self, key, label, cmd, file, size, ok_codes=(0,)):
-        self.key, self.label, self.cmd, self.file, self.size = key, label, cmd, file, size
-        self.ok_codes = ok_codes
+    """A command to time; with copies > 1, that many copies of it run at once (its size
+    is then the bytes all of them read)."""
+
+    def __init__(self, key, label, cmd, file, size, ok_codes=(0,), copies=1):
+        self.key, self.label, self.cmd, self.file = key, label, cmd, file
+        self.size = size * copies
+        self.ok_codes, self.copies = ok_codes, copies
         self.results = []
+
+    def run(self, runs_dir, name):
+        if self.copies == 1:
+            return run(self.cmd, runs_dir, name, self.ok_codes)
+        return run_many([self.cmd] * self.copies, runs_dir, name, self.ok_codes)
 
     def median(self, attr):
         return statistics.median(getattr(r, attr) for r in self.results)
@@ -194,7 +230,7 @@ def alternate(tools, rounds, runs_dir, name=None):
         order = tools[rnd % len(tools):] + tools[: rnd % len(tools)]
         cells = []
         for t in order:
-            r = run(t.cmd, runs_dir, name or t.key, t.ok_codes)
+            r = t.run(runs_dir, name or t.key)
             t.results.append(r)
             cells.append(f"{t.key} {t.size / MB / r.wall:.1f}")
         say(f"round {rnd + 1}: MB/s " + ", ".join(cells))
@@ -291,9 +327,13 @@ def bench(args):
 
     def paired(a, b):
         """Median and range of a's speed / b's speed within each round: the two ran
-        seconds apart, so a load that comes and goes between rounds cancels out."""
+        seconds apart, so a load that comes and goes between rounds cancels out. And the
+        ratio of each one's fastest run: other work only ever slows a run down, so over
+        many rounds the fastest run of each comes nearest its speed on a free machine."""
         per_round = [(b_r.wall / b.size) / (a_r.wall / a.size) for a_r, b_r in zip(a.results, b.results)]
-        return f"(per round: median {statistics.median(per_round):.2f}x, {min(per_round):.2f}x-{max(per_round):.2f}x)"
+        fastest = (min(r.wall for r in b.results) / b.size) / (min(r.wall for r in a.results) / a.size)
+        return (f"(per round: median {statistics.median(per_round):.2f}x, {min(per_round):.2f}x-{max(per_round):.2f}x;"
+                f" fastest runs {fastest:.2f}x)")
 
     print()
     print("targets (ratios of the medians above; per round: the ratio within each round):")
@@ -399,12 +439,22 @@ def scale(args):
     size, repeats, nfiles = build_corpus(args.corpora, corpus, CORPUS_MIN)
     warm(corpus)
     jn = f"-j{cores}"
-    tools = [Tool(j, f"check {j}", [args.planilla, "check", "--format", "jsonl", j, str(corpus)],
-                  corpus, size, (0, 1)) for j in ("-j1", jn)]
+    check = [args.planilla, "check", "--format", "jsonl"]
+    peer = [args.peer, "--quiet", str(corpus)]
+    tools = [Tool(j, f"check {j}", check + [j, str(corpus)], corpus, size, (0, 1)) for j in ("-j1", jn)]
+    # The machine's own ceiling for -jN / -j1: N independent copies of one-thread work at
+    # once, sharing nothing but the machine (its caches, memory, and whatever else runs
+    # on the host), against one copy alone; planilla's and the peer's.
+    tools += [
+        Tool(f"{cores}x-j1", f"{cores} copies of check -j1 at once", check + ["-j1", str(corpus)],
+             corpus, size, (0, 1), copies=cores),
+        Tool("peer", "the peer", peer, corpus, size),
+        Tool(f"{cores}xpeer", f"{cores} copies of the peer at once", peer, corpus, size, copies=cores),
+    ]
     say(f"corpus {corpus}: {size / MB:.1f} MB ({nfiles} files x {repeats}); {args.rounds} rounds, {cores} cores")
     load_before = os.getloadavg()[0]
     alternate(tools, args.rounds, runs_dir, "scale")
-    one, many = tools
+    one, many, copies, peer_one, peer_copies = tools
     serial = args.scale
     per_core = size / MB / one.median("cpu")
     fraction = per_core / serial
@@ -432,6 +482,20 @@ def scale(args):
                  f"{cpu_ratio:.3f}"])
     rows.append([f"{jn} / -j1 the CPU time allows ({cores} / the ratio above)", f"{cores / cpu_ratio:.2f}x"])
     rows.append([f"{jn}: cores kept busy (CPU / wall)", f"{busy:.2f}"])
+
+    def ceiling(single, several):
+        per_round = [(several.size / b.wall) / (single.size / a.wall)
+                     for a, b in zip(single.results, several.results)]
+        return statistics.median(per_round), per_round
+
+    pl_ceiling, pl_rounds = ceiling(one, copies)
+    peer_ceiling, peer_rounds = ceiling(peer_one, peer_copies)
+    wall_ratio = statistics.median(per_round)
+    rows.append([f"{cores} copies of check -j1 at once / one alone, throughput "
+                 f"(per round {', '.join(f'{r:.2f}' for r in pl_rounds)})", f"{pl_ceiling:.2f}x"])
+    rows.append([f"{cores} copies of the peer at once / one alone, throughput "
+                 f"(per round {', '.join(f'{r:.2f}' for r in peer_rounds)})", f"{peer_ceiling:.2f}x"])
+    rows.append([f"{jn} / -j1 (per-round median) as a share of the first", f"{wall_ratio / pl_ceiling:.1%}"])
     rows.append([f"peak RSS -j1 / {jn}", f"{one.median('rss_kb') / 1024:.1f} / {many.median('rss_kb') / 1024:.1f} MiB"])
     table(rows, ["measure", "value"])
     print()
