@@ -433,7 +433,8 @@ def compressed(args):
 def scale(args):
     """How check -jN scales: the serial step's speed (the splitter alone, measured by the
     `split` benchmark and given as --scale), the per-core speed of check (-j1, by CPU
-    time), the serial fraction, Amdahl's projection, and -jN / -j1 here."""
+    time), the serial fraction, Amdahl's projection, and -jN / -j1 here, beside the
+    machine's own ceiling for it: N copies of check -j1 at once, and N of the peer."""
     out_dir, runs_dir, cores = setup(args)
     corpus = out_dir / "real-200mb.pgn"
     size, repeats, nfiles = build_corpus(args.corpora, corpus, CORPUS_MIN)
