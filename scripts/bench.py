@@ -103,48 +103,33 @@ class Result:
 def run(cmd, out_dir, name, ok_codes=(0,)):
     """Runs cmd under /usr/bin/time (a small parent: the peak RSS of a child forked from
     this Python process would count the pages it inherited). Wall time by perf_counter."""
-    out_path = out_dir / f"{name}.out"
-    err_path = out_dir / f"{name}.err"
-    time_path = out_dir / f"{name}.time"
-    full = ["/usr/bin/time", "-f", "%e %M %U %S", "-o", str(time_path)] + [str(c) for c in cmd]
-    with open(out_path, "wb") as out, open(err_path, "wb") as err:
-        start = time.perf_counter()
-        code = subprocess.call(full, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
-        wall = time.perf_counter() - start
-    fields = time_path.read_text().split()
-    if code not in ok_codes:
-        tail = err_path.read_text(errors="replace")[-2000:]
-        sys.exit(f"bench: {' '.join(map(str, cmd))} exited with {code}\n{tail}")
-    # The last line of time's output; a non-zero status adds a "Command exited" line first.
-    _, rss_kb, user, system = fields[-4:]
-    return Result(wall, float(user) + float(system), int(rss_kb), out_path.read_bytes())
+    return run_many([cmd], out_dir, name, ok_codes)
 
 
 def run_many(cmds, out_dir, name, ok_codes=(0,)):
     """Runs the commands at once, each as `run` runs one: the wall time until the last
-    ends, the CPU time of all, the largest peak RSS, the first one's output."""
+    ends, the CPU time of all, the largest peak RSS, the first one's output. Each one's
+    output, errors and times go to NAME.out, .err and .time (NAME.I.out ... for several)."""
     procs = []
     start = time.perf_counter()
     for i, cmd in enumerate(cmds):
-        time_path = out_dir / f"{name}.{i}.time"
-        full = ["/usr/bin/time", "-f", "%e %M %U %S", "-o", str(time_path)] + [str(c) for c in cmd]
-        out = open(out_dir / f"{name}.{i}.out", "wb")
-        err = open(out_dir / f"{name}.{i}.err", "wb")
-        procs.append((cmd, time_path, out, err,
-                      subprocess.Popen(full, stdin=subprocess.DEVNULL, stdout=out, stderr=err)))
+        stem = out_dir / (name if len(cmds) == 1 else f"{name}.{i}")
+        paths = [Path(f"{stem}.{ext}") for ext in ("out", "err", "time")]
+        full = ["/usr/bin/time", "-f", "%e %M %U %S", "-o", str(paths[2])] + [str(c) for c in cmd]
+        with open(paths[0], "wb") as out, open(paths[1], "wb") as err:
+            procs.append((cmd, paths, subprocess.Popen(full, stdin=subprocess.DEVNULL, stdout=out, stderr=err)))
     codes = [p.wait() for *_, p in procs]
     wall = time.perf_counter() - start
     cpu, rss = 0.0, 0
-    for (cmd, time_path, out, err, _), code in zip(procs, codes):
-        out.close()
-        err.close()
+    for (cmd, (_, err_path, time_path), _), code in zip(procs, codes):
         if code not in ok_codes:
-            tail = Path(err.name).read_text(errors="replace")[-2000:]
+            tail = err_path.read_text(errors="replace")[-2000:]
             sys.exit(f"bench: {' '.join(map(str, cmd))} exited with {code}\n{tail}")
+        # The last line of time's output; a non-zero status adds a "Command exited" line first.
         _, rss_kb, user, system = time_path.read_text().split()[-4:]
         cpu += float(user) + float(system)
         rss = max(rss, int(rss_kb))
-    return Result(wall, cpu, rss, Path(procs[0][2].name).read_bytes())
+    return Result(wall, cpu, rss, procs[0][1][0].read_bytes())
 
 
 def planilla_games(stdout):
@@ -167,8 +152,6 @@ class Tool:
         self.results = []
 
     def run(self, runs_dir, name):
-        if self.copies == 1:
-            return run(self.cmd, runs_dir, name, self.ok_codes)
         return run_many([self.cmd] * self.copies, runs_dir, name, self.ok_codes)
 
     def median(self, attr):
