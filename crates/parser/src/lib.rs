@@ -19,7 +19,9 @@
 //!   goes on with the next one.
 //! - [`split`] cuts one input into pieces that several threads tokenize at once, with
 //!   the games, tokens and findings of the whole input read by one [`Reader`].
-//! - [`write_export`] writes the PGN export format.
+//! - [`write_export`] writes the PGN export format; [`Joiner`] writes games one after
+//!   another so that they read back as the same games (with the separator line
+//!   [`SEPARATOR`] between two of them only where they would otherwise run together).
 //! - [`tag_values`] parses the values of standard tags (dates, rounds, ratings, FIDE ids,
 //!   `TimeControl` into its periods, `SetUp`, `UTCTime`) into typed values.
 //!
@@ -64,6 +66,7 @@ pub mod commands;
 pub mod encoding;
 mod finding;
 mod game;
+mod join;
 mod lexer;
 pub mod reader;
 pub mod split;
@@ -74,6 +77,7 @@ mod writer;
 pub use encoding::{Encoding, ParseEncodingError};
 pub use finding::{Finding, FindingKind};
 pub use game::{AllTokens, DEFAULT_MAX_VARIATION_DEPTH, Game, GameEncoding, Location};
+pub use join::{Joiner, SEPARATOR};
 pub use lexer::MAX_SYNTAX_FINDINGS;
 pub use reader::{
     DEFAULT_BUFFER_SIZE, DEFAULT_MAX_GAME_SIZE, DEFAULT_MAX_GAME_TOKENS, EncodingSummary, Origin,

@@ -28,10 +28,18 @@
 //!    comment (it was never closed: the tokenizer reports it) and starts a new game, so a
 //!    broken game never swallows the games after it.
 //!
+//! 4. A line that is exactly the separator [`crate::SEPARATOR`] (`% planilla: end of
+//!    game`, at the first column, in any state: inside a comment, a tag section or a
+//!    variation) ends the game before it, which ends before the line end that precedes
+//!    the separator; the next game starts after the separator's line. The separator and
+//!    that line end belong to no game: `fix` writes it between rejected games that would
+//!    otherwise run together ([`crate::Joiner`]), so that each reads back as it came.
+//!
 //! Text before a game's first tag that is only whitespace, comments and escape lines
 //! belongs to that game; any other text between games (garbage after a result) belongs to
-//! the game before it. A byte order mark at the start of the file belongs to no game, and
-//! input that is only whitespace is no game.
+//! the game before it. A byte order mark at the start of the file belongs to no game, nor
+//! does a separator line, and input that is only whitespace is no game (whitespace before a
+//! separator goes with it).
 //!
 //! Game counts therefore equal the number of tag sections, plus games without tags.
 //! `scripts/check-corpora` checks this against an independent count.
@@ -365,81 +373,121 @@ impl<R: Read> Reader<R> {
             }
             self.bom_checked = true;
         }
-        let offset = self.base + self.start as u64;
         let lex = LexConfig {
             encoding: self.config.encoding,
             max_depth: self.config.max_depth,
         };
-        self.lexer
-            .reset(lex, self.config.max_game_size, self.config.max_game_tokens);
-        self.skipping = false;
-        self.dropped = 0;
-        loop {
-            let data = &self.buf[self.start..self.end];
-            let mut sink = Sink {
-                tokens: &mut game.tokens,
-                tags: &mut game.tags,
-                findings: &mut game.findings,
-            };
-            let mode = if self.eof { Input::End } else { Input::More };
-            let mut step = self.lexer.run(data, mode, true, &mut sink);
-            if step == Step::Need {
-                // Everything up to the last line end is tokenized; what is left is one
-                // incomplete line. A line too long to hold is taken in pieces: in a game
-                // being skipped, or when the line alone is over the size limit (its game
-                // is over the limit then, whichever game it belongs to).
-                let open = data.len() - self.lexer.droppable();
-                let threshold = if self.skipping {
-                    LONG_LINE
-                } else {
-                    LONG_LINE.max(self.config.max_game_size)
+        // Runs once a game, and again after each separator line with no game before it.
+        'game: loop {
+            let offset = self.base + self.start as u64;
+            self.lexer
+                .reset(lex, self.config.max_game_size, self.config.max_game_tokens);
+            self.skipping = false;
+            self.dropped = 0;
+            loop {
+                let data = &self.buf[self.start..self.end];
+                let mut sink = Sink {
+                    tokens: &mut game.tokens,
+                    tags: &mut game.tags,
+                    findings: &mut game.findings,
                 };
-                if open > threshold {
-                    step = self.lexer.run(data, Input::Partial, true, &mut sink);
-                }
-            }
-            match step {
-                Step::Boundary(at) => {
-                    self.finish(game, at, offset);
-                    return Ok(true);
-                }
-                Step::End => {
-                    if !self.skipping && !self.lexer.has_content {
-                        // Only whitespace is left (or nothing): no game.
-                        self.base += self.end as u64;
-                        self.start = 0;
-                        self.end = 0;
-                        return match self.read_error.take() {
-                            Some(e) => Err(e),
-                            None => Ok(false),
-                        };
+                let mode = if self.eof { Input::End } else { Input::More };
+                let mut step = self.lexer.run(data, mode, true, &mut sink);
+                if step == Step::Need {
+                    // Everything up to the last line end is tokenized; what is left is one
+                    // incomplete line. A line too long to hold is taken in pieces: in a game
+                    // being skipped, or when the line alone is over the size limit (its game
+                    // is over the limit then, whichever game it belongs to).
+                    let open = data.len() - self.lexer.droppable();
+                    let threshold = if self.skipping {
+                        LONG_LINE
+                    } else {
+                        LONG_LINE.max(self.config.max_game_size)
+                    };
+                    if open > threshold {
+                        step = self.lexer.run(data, Input::Partial, true, &mut sink);
                     }
-                    let at = self.end - self.start;
-                    self.finish(game, at, offset);
-                    return Ok(true);
                 }
-                Step::Need => {
-                    // Every byte before `droppable` belongs to this game (a game starts
-                    // only at a line start, and a comment goes on to its search point).
-                    // Tokens are counted once the tag section is complete, so that what
-                    // is kept of the game never depends on where a read ended.
-                    let too_many_tokens =
-                        self.lexer.in_movetext() && game.tokens.len() > self.config.max_game_tokens;
-                    let too_large = self.lexer.droppable() > self.config.max_game_size;
-                    if !self.skipping
-                        && (too_many_tokens || too_large)
-                        && let Some(at) = self.end_of_moves(game)
-                    {
-                        self.finish_at_result(game, at, offset);
+                match step {
+                    Step::Boundary(at) => {
+                        self.finish(game, at, offset);
                         return Ok(true);
                     }
-                    if self.skipping || too_many_tokens || too_large {
-                        self.skip_oversized(game);
+                    Step::Separator {
+                        at,
+                        end,
+                        dropped_line_end,
+                    } => {
+                        let separator = self.start + at;
+                        // That line end is the separator's, not the skipped game's.
+                        self.dropped -= u64::from(dropped_line_end);
+                        if self.skipping || self.lexer.has_content {
+                            self.finish(game, at, offset);
+                            // A game over a limit may have ended at its result, before the
+                            // separator: the text after it is the next game.
+                            if self.start == separator {
+                                self.skip_separator(end - at);
+                            }
+                            return Ok(true);
+                        }
+                        // Only whitespace before it: no game, and the whitespace goes with
+                        // the separator.
+                        self.line += self.lexer.newlines;
+                        self.start = separator;
+                        self.skip_separator(end - at);
+                        continue 'game;
                     }
-                    self.fill();
+                    Step::End => {
+                        if !self.skipping && !self.lexer.has_content {
+                            // Only whitespace is left (or nothing): no game.
+                            self.base += self.end as u64;
+                            self.start = 0;
+                            self.end = 0;
+                            return match self.read_error.take() {
+                                Some(e) => Err(e),
+                                None => Ok(false),
+                            };
+                        }
+                        let at = self.end - self.start;
+                        self.finish(game, at, offset);
+                        return Ok(true);
+                    }
+                    Step::Need => {
+                        // Every byte before `droppable` belongs to this game (a game starts
+                        // only at a line start, and a comment goes on to its search point).
+                        // Tokens are counted once the tag section is complete, so that what
+                        // is kept of the game never depends on where a read ended.
+                        let too_many_tokens = self.lexer.in_movetext()
+                            && game.tokens.len() > self.config.max_game_tokens;
+                        // A line end at the end of that is the game's only if no
+                        // separator line follows it.
+                        let data = &self.buf[self.start..self.end];
+                        let known = self.lexer.droppable();
+                        let known = known - usize::from(known > 0 && data[known - 1] == b'\n');
+                        let too_large = known > self.config.max_game_size;
+                        if !self.skipping
+                            && (too_many_tokens || too_large)
+                            && let Some(at) = self.end_of_moves(game)
+                        {
+                            self.finish_at_result(game, at, offset);
+                            return Ok(true);
+                        }
+                        if self.skipping || too_many_tokens || too_large {
+                            self.skip_oversized(game);
+                        }
+                        self.fill();
+                    }
                 }
             }
         }
+    }
+
+    /// Passes over a separator line of `len` bytes at the start of the unread data (see
+    /// [`crate::SEPARATOR`]): it belongs to no game.
+    fn skip_separator(&mut self, len: usize) {
+        let separator = &self.buf[self.start..self.start + len];
+        self.line += memchr::memchr_iter(b'\n', separator).count() as u64;
+        self.start += len;
     }
 
     /// Number of games returned so far.

@@ -1,17 +1,21 @@
 //! Property tests: on any bytes the reader never panics, every game's tokens tile its
-//! bytes, the games put back together are the input, buffer sizes 1, 7, 4096 and the
-//! default give identical games, tokens, findings and locations, and the input cut into
-//! pieces by the splitter gives the games of the whole.
+//! bytes, the games put back together are the input (less separator lines), buffer sizes
+//! 1, 7, 4096 and the default give identical games, tokens, findings and locations, the
+//! input cut into pieces by the splitter gives the games of the whole, and any choice of
+//! the games written one after another by a `Joiner` reads back as those games.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use planilla_parser::{DEFAULT_BUFFER_SIZE, Encoding, Game, ReaderBuilder};
+use planilla_parser::{DEFAULT_BUFFER_SIZE, Encoding, Game, Joiner, ReaderBuilder, SEPARATOR};
 use planilla_testkit::{Chunked, check_game, split_reads_as_stream};
 use proptest::prelude::*;
 
-/// Everything observable about reading `input`, as a digest plus the joined bytes.
-fn observe(input: &[u8], buffer: usize, max_game: usize, encoding: Encoding) -> (u64, Vec<u8>) {
+/// A game as read: its offset and bytes.
+type Read = (u64, Vec<u8>);
+
+/// Everything observable about reading `input`, as a digest plus the games read whole.
+fn observe(input: &[u8], buffer: usize, max_game: usize, encoding: Encoding) -> (u64, Vec<Read>) {
     let mut reader = ReaderBuilder::new()
         .buffer_size(buffer)
         .max_game_size(max_game)
@@ -20,7 +24,7 @@ fn observe(input: &[u8], buffer: usize, max_game: usize, encoding: Encoding) -> 
         .build(Chunked(input));
     let mut game = Game::new();
     let mut hasher = DefaultHasher::new();
-    let mut joined = Vec::new();
+    let mut games = Vec::new();
     while reader.read_game(&mut game).unwrap() {
         // Tokens tile the game, the lossless writer gives its bytes back, the export
         // writer writes UTF-8.
@@ -42,16 +46,52 @@ fn observe(input: &[u8], buffer: usize, max_game: usize, encoding: Encoding) -> 
             (name, value).hash(&mut hasher);
         }
         if game.skipped_bytes() == 0 {
-            joined.extend_from_slice(game.bytes());
+            games.push((game.offset(), game.bytes().to_vec()));
         }
     }
-    (hasher.finish(), joined)
+    (hasher.finish(), games)
+}
+
+/// Whether `gap`, text between games, is blank but for separator lines.
+fn blank_or_separators(gap: &[u8], encoding: Encoding) -> bool {
+    let text = planilla_parser::encoding::decode(gap, encoding);
+    let blank = |c: char| c.is_whitespace() || c == ',' || c == '\u{FEFF}';
+    text.lines().all(|line| {
+        line == SEPARATOR || line.strip_suffix('\r') == Some(SEPARATOR) || line.chars().all(blank)
+    })
+}
+
+/// The games chosen by `mask` (bit i % 64 for game i), written by a [`Joiner`] and read
+/// back: the same games, each with its bytes.
+fn joined_reads_back(games: &[Read], mask: u64) {
+    let chosen: Vec<&[u8]> = games
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| mask >> (i % 64) & 1 == 1)
+        .map(|(_, (_, bytes))| &bytes[..])
+        .collect();
+    let mut out = Vec::new();
+    let mut joiner = Joiner::new();
+    for game in &chosen {
+        joiner.write(&mut out, game).unwrap();
+    }
+    let mut reader = ReaderBuilder::new().max_variation_depth(3).build(&out[..]);
+    let mut game = Game::new();
+    let mut read = Vec::new();
+    while reader.read_game(&mut game).unwrap() {
+        read.push(game.bytes().to_vec());
+    }
+    let text = String::from_utf8_lossy(&out);
+    assert_eq!(read.len(), chosen.len(), "games joined: {text:?}");
+    for (read, chosen) in read.iter().zip(&chosen) {
+        assert_eq!(&read[..], *chosen, "games joined: {text:?}");
+    }
 }
 
 fn check(input: &[u8]) {
     for encoding in [Encoding::Auto, Encoding::Windows1252] {
         for max_game in [usize::MAX, 40] {
-            let (expected, joined) = observe(input, DEFAULT_BUFFER_SIZE, max_game, encoding);
+            let (expected, games) = observe(input, DEFAULT_BUFFER_SIZE, max_game, encoding);
             for buffer in [1, 7, 4096] {
                 let (digest, _) = observe(input, buffer, max_game, encoding);
                 assert_eq!(
@@ -70,14 +110,35 @@ fn check(input: &[u8]) {
                 // UTF-16 input is read as its UTF-8 text.
                 let text = planilla_parser::utf16_text(input);
                 let input = text.as_deref().unwrap_or(input);
-                let body = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+                // A byte order mark belongs to no game.
+                let mut at = if text.is_none() && input.starts_with(b"\xEF\xBB\xBF") {
+                    3
+                } else {
+                    0
+                };
+                for (offset, bytes) in &games {
+                    let offset = *offset as usize;
+                    assert!(
+                        blank_or_separators(&input[at..offset], encoding),
+                        "only blank lines and separators lie between games"
+                    );
+                    assert_eq!(&input[offset..offset + bytes.len()], &bytes[..]);
+                    at = offset + bytes.len();
+                }
                 assert!(
-                    body.starts_with(&joined),
-                    "games must be the input in order"
+                    blank_or_separators(&input[at..], encoding),
+                    "only blank input is left out"
                 );
-                let left = planilla_parser::encoding::decode(&body[joined.len()..], encoding);
-                let blank = |c: char| c.is_whitespace() || c == ',' || c == '\u{FEFF}';
-                assert!(left.chars().all(blank), "only blank input is left out");
+                if encoding == Encoding::Auto {
+                    for mask in [
+                        u64::MAX,
+                        0x5555_5555_5555_5555,
+                        0xAAAA_AAAA_AAAA_AAAA,
+                        0x9249_2492_4924_9249,
+                    ] {
+                        joined_reads_back(&games, mask);
+                    }
+                }
             }
         }
     }
@@ -133,6 +194,8 @@ const FRAGMENTS: &[&[u8]] = &[
     b"garbage<br>",
     b"[",
     b"\"",
+    b"% planilla: end of game\n",
+    b"\n% planilla: end of game",
 ];
 
 fn pgn_like() -> impl Strategy<Value = Vec<u8>> {
@@ -162,7 +225,8 @@ fn utf16_reads_as_its_utf8_text() {
     let text = "[Event \"Le\u{f3}n \u{1F600}\"]\n[Result \"*\"]\n\n1. e4 \u{2658}f6 2. Cf3 *\n\n\
                 [Event \"2\"]\n\n1. d4 {caf\u{e9}} d5 *\n";
     let utf8 = text.as_bytes();
-    let (plain, joined) = observe(utf8, DEFAULT_BUFFER_SIZE, usize::MAX, Encoding::Auto);
+    let (plain, games) = observe(utf8, DEFAULT_BUFFER_SIZE, usize::MAX, Encoding::Auto);
+    let joined: Vec<u8> = games.into_iter().flat_map(|(_, bytes)| bytes).collect();
     assert_eq!(joined, utf8);
     let units: Vec<u16> = text.encode_utf16().collect();
     let le: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
@@ -222,7 +286,8 @@ fn long_lines_and_many_games() {
         }
         input.extend_from_slice(b"*\n\n");
     }
-    let (expected, joined) = observe(&input, DEFAULT_BUFFER_SIZE, usize::MAX, Encoding::Auto);
+    let (expected, games) = observe(&input, DEFAULT_BUFFER_SIZE, usize::MAX, Encoding::Auto);
+    let joined: Vec<u8> = games.into_iter().flat_map(|(_, bytes)| bytes).collect();
     assert_eq!(joined, input);
     for buffer in [1, 7, 4096] {
         assert_eq!(

@@ -91,6 +91,16 @@ pub(crate) enum Input {
 pub(crate) enum Step {
     /// The next game starts at this offset; the tokens before it are complete.
     Boundary(usize),
+    /// A game separator line ([`crate::SEPARATOR`]) spans `at..end`, with the line end
+    /// before it: the game ends at `at`, and the separator belongs to no game. The
+    /// tokens before `at` are complete, and the newlines counted are those before `at`.
+    /// `dropped_line_end`: that line end was among the bytes dropped from a game over a
+    /// limit (the separator then starts at 0).
+    Separator {
+        at: usize,
+        end: usize,
+        dropped_line_end: bool,
+    },
     /// More input is needed to go on.
     Need,
     /// The input ended and every byte is tokenized.
@@ -377,7 +387,23 @@ impl Lexer {
                 }
             }
             let first = data[pos];
-
+            if first == b'%'
+                && split
+                && line_start == Some(pos)
+                && let Some(end) = separator_end(data, pos, limit, eof)
+            {
+                // The line end before the separator is the separator's: a game written
+                // before it ends as it was written, with or without a line end. At 0 it
+                // is a line end dropped with a game over a limit, or there is none.
+                // (A dropped line end stays counted: the separator's span lacks it.)
+                let dropped_line_end = pos == 0 && !self.zero_is_line_start;
+                newlines_total -= u64::from(pos > 0);
+                break Step::Separator {
+                    at: pos.saturating_sub(1),
+                    end,
+                    dropped_line_end,
+                };
+            }
             if first == b'{' {
                 self.has_content = true;
                 last_was_result = false;
@@ -582,6 +608,24 @@ impl Lexer {
                     self.comment_from_line_start = true;
                     return Some(Step::Need);
                 }
+                if split && let Some(end) = separator_end(data, at, limit, eof) {
+                    // The comment was never closed: the separator ends the game, and the
+                    // line end before it is the separator's.
+                    // At 0, that line end was dropped with a game over a limit.
+                    let sep = at.saturating_sub(1);
+                    sink.findings
+                        .push(syntax("unterminated comment", start, sep));
+                    sink.tokens.push(token(TokenKind::Comment, start, sep));
+                    self.pos = sep;
+                    // (A dropped line end stays counted: the separator's span lacks it.)
+                    self.newlines -= u64::from(at > 0);
+                    self.comment_from = None;
+                    return Some(Step::Separator {
+                        at: sep,
+                        end,
+                        dropped_line_end: at == 0,
+                    });
+                }
                 if split {
                     let line_end =
                         memchr::memchr(b'\n', &data[at..limit]).map_or(limit, |i| at + i);
@@ -745,6 +789,21 @@ pub(crate) fn tokenize(bytes: &[u8], config: LexConfig, sink: &mut Sink<'_>) {
     let step = lexer.run(bytes, Input::End, false, sink);
     debug_assert_eq!(step, Step::End);
     lexer.finish(bytes, sink);
+}
+
+/// Where the game separator line ([`crate::SEPARATOR`]) that starts at `pos` ends
+/// (after its line end), if the line at `pos` is one: its text alone on the line, then
+/// `\n`, `\r\n`, or the end of the input.
+fn separator_end(data: &[u8], pos: usize, limit: usize, eof: bool) -> Option<usize> {
+    let line = &data[pos..limit];
+    let rest = line.strip_prefix(crate::SEPARATOR.as_bytes())?;
+    let end = limit - rest.len();
+    match rest {
+        [] if eof => Some(end),
+        [b'\n', ..] => Some(end + 1),
+        [b'\r', b'\n', ..] => Some(end + 2),
+        _ => None,
+    }
 }
 
 fn token(kind: TokenKind, start: usize, end: usize) -> Token {
