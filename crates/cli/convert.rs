@@ -9,7 +9,7 @@ use anyhow::bail;
 use clap::Args;
 use planilla_converter::{Conversion, Converter, Options, Outcome, OutputEncoding};
 use planilla_core::san::Lang;
-use planilla_parser::Game;
+use planilla_parser::{Game, Joiner};
 use planilla_validator::RulesChoice;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
@@ -85,6 +85,9 @@ pub fn run(args: ConvertArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
         _ => (None, Box::new(io::stdout().lock())),
     };
     let mut out = BufWriter::with_capacity(1 << 16, sink);
+    // The games go one after another, a separator line between two of them only where
+    // they would otherwise run together (across inputs, or where the input had one).
+    let mut joiner = Joiner::new();
     let stderr = io::stderr();
     let color = color.enabled(stderr.is_terminal());
     let mut report = Writer::new(stderr.lock(), Format::Human).with_color(color);
@@ -112,6 +115,7 @@ pub fn run(args: ConvertArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
                 let batch = match event {
                     Event::Opened(source) => {
                         name = source.display_name();
+                        joiner.next_input();
                         return Ok(());
                     }
                     Event::Results(batch) => batch,
@@ -126,7 +130,9 @@ pub fn run(args: ConvertArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
                             return Err(io::Error::other("unencodable"));
                         }
                     };
-                    if let Err(e) = out.write_all(bytes) {
+                    let whole = done.outcome != Outcome::Skipped;
+                    let written = joiner.write_from(&mut out, bytes, done.input.clone(), whole);
+                    if let Err(e) = written {
                         failure = Some(output_error(e));
                         return Err(io::Error::other("output failed"));
                     }

@@ -21,7 +21,7 @@ use anyhow::bail;
 use clap::{ArgMatches, Args};
 use planilla_converter::{FixOptions, Fixed, Fixer};
 use planilla_core::san::Lang;
-use planilla_parser::{Encoding, Game};
+use planilla_parser::{Encoding, Game, Joiner};
 use planilla_validator::RulesChoice;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -97,6 +97,9 @@ impl Job for FixJob {
 struct Sink {
     staged: Option<Staged>,
     out: BufWriter<Box<dyn Write>>,
+    /// The games go one after another, a separator line between two of them where they
+    /// would otherwise run together, so that the file reads back as these games.
+    joiner: Joiner,
 }
 
 impl Sink {
@@ -112,7 +115,13 @@ impl Sink {
         Ok(Sink {
             staged,
             out: BufWriter::with_capacity(1 << 16, out),
+            joiner: Joiner::new(),
         })
+    }
+
+    /// Writes one game's bytes after the games written before.
+    fn write_game(&mut self, game: &[u8]) -> io::Result<()> {
+        self.joiner.write(&mut self.out, game)
     }
 
     /// Flushes and closes the file, leaving it staged (`None` for standard output).
@@ -245,10 +254,10 @@ pub fn run(
                         };
                         fix.rejected += u64::from(fixed.rejected.is_some());
                         let written = match to_rejects {
-                            Some((raw, sink)) => sink.out.write_all(raw),
+                            Some((raw, sink)) => sink.write_game(raw),
                             None => {
                                 let sink = in_place.as_mut().or(output.as_mut());
-                                sink.map_or(Ok(()), |s| s.out.write_all(&fixed.bytes))
+                                sink.map_or(Ok(()), |s| s.write_game(&fixed.bytes))
                             }
                         };
                         written.map_err(|e| stop(&mut failure, output_error(e)))?;

@@ -134,6 +134,22 @@ impl Fixer {
             Ok(plan) => plan,
             Err(why) => return reject(game, why, plies),
         };
+        // A move after the end inside a variation (an annotator's line that passes a
+        // fivefold repetition) is an error the rewrite does not mend, unless the variation
+        // hangs off the main line's moves after its end, which go into a comment whole.
+        let unmended: Vec<Finding> = replay
+            .findings
+            .iter()
+            .filter(|f| {
+                f.code == Code::MoveAfterGameEnd
+                    && !f.variation.is_empty()
+                    && plan.after_end.is_none_or(|at| (f.line, f.column) < at)
+            })
+            .cloned()
+            .collect();
+        if !unmended.is_empty() {
+            return reject(game, unmended, plies);
+        }
         let mut changes = plan.changes;
         let mut reported: Vec<Finding> = replay
             .findings
@@ -263,6 +279,9 @@ struct Plan {
     changes: Vec<(u32, Change)>,
     /// The result is one no PGN result says (`0-0`): kept, and its finding reported.
     kept_non_standard: bool,
+    /// Where the comment that keeps the main line's moves after its end starts (line,
+    /// column), when there is one: the variations after it go into it too.
+    after_end: Option<(u64, u64)>,
 }
 
 /// The main line as written: its moves (token indexes, the n-th is ply n) and the
@@ -316,6 +335,7 @@ impl Plan {
             edits: Vec::new(),
             changes: Vec::new(),
             kept_non_standard: false,
+            after_end: None,
         };
         let end = replay.stats.main_end;
         let signal_at = end
@@ -348,6 +368,8 @@ impl Plan {
                 })
                 .collect();
             let text = format!("{{after the game's end: {kept}}}");
+            let at = game.location(span.start as usize);
+            plan.after_end = Some((at.line, at.column));
             plan.change(
                 game,
                 Code::MoveAfterGameEnd,
@@ -459,9 +481,11 @@ impl Plan {
     }
 
     /// Writes `result` after the last token of a game whose moves end without one (the
-    /// only syntax error it has, or it was rejected), before the line ends after it.
-    /// Returns false, writing nothing, for a result no PGN result says (the game is then
-    /// rejected).
+    /// only syntax error it has, or it was rejected), where the reader reads it: on the
+    /// same line after a move, on the next line after a `;` comment or a `%` escape line
+    /// (which run to their line's end), and on a line of its own after a blank line in a
+    /// game of tags only. Returns false, writing nothing, for a result no PGN result says
+    /// (the game is then rejected).
     fn add_marker(&mut self, game: &Game, (result, _): (&'static str, Code)) -> bool {
         let Some(last) = game.tokens().last() else {
             return true;
@@ -471,10 +495,14 @@ impl Plan {
         }
         let end = game.bytes().len() as u32;
         let rest = game.decode(last.end as usize..end as usize);
-        // At the end of the input, a line end closes the game: the next input's first
-        // game would otherwise start on its line.
-        let close = if rest.is_empty() { "\n" } else { "" };
-        let text = format!(" {result}{rest}{close}");
+        let text = match last.kind {
+            TokenKind::LineComment | TokenKind::Escape => on_a_line(&rest, 1, result, game),
+            TokenKind::Tag => on_a_line(&rest, 2, result, game),
+            // At the end of the input, a line end closes the game: the next input's first
+            // game would otherwise start on its line.
+            _ if rest.is_empty() => format!(" {result}\n"),
+            _ => format!(" {result}{rest}"),
+        };
         self.report(game, Code::SyntaxError, None, last.end, "", result);
         self.edits.push(Edit {
             start: last.end,
@@ -615,6 +643,33 @@ impl Plan {
     }
 }
 
+/// `rest` (the text after a game's last token) with `result` written at the start of a
+/// line after its `lines`-th line end (line ends the game's own, added where `rest` has
+/// fewer), and a line end after `result` unless `rest` goes on with one.
+fn on_a_line(rest: &str, lines: usize, result: &str, game: &Game) -> String {
+    let bytes = game.bytes();
+    let first_line_end = bytes.iter().position(|&b| b == b'\n');
+    let line_end = if first_line_end.is_some_and(|i| i > 0 && bytes[i - 1] == b'\r') {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    // Through the `lines`-th line end of `rest`, or all of it when it has fewer.
+    let ends = rest.match_indices('\n').take(lines);
+    let (found, head_len) = ends.fold((0, 0), |(n, _), (i, _)| (n + 1, i + 1));
+    let head_len = if found == lines { head_len } else { rest.len() };
+    let (head, tail) = rest.split_at(head_len);
+    let mut text = String::with_capacity(rest.len() + result.len() + 2 * lines + 2);
+    text.push_str(head);
+    for _ in found..lines {
+        text.push_str(line_end);
+    }
+    text.push_str(result);
+    text.push_str(line_end);
+    text.push_str(tail);
+    text
+}
+
 /// The code of rewriting the result `written` as `result` (`code` when it meant another
 /// one, `non-standard-result` when it meant that one in a form PGN does not define), or
 /// `None` when it stays: it is `result` already, or means a result no PGN result says,
@@ -662,7 +717,7 @@ mod tests {
     #[test]
     fn edges_of_the_rewrite() {
         use Code::*;
-        let cases: [(&str, Option<&str>, &[Code]); 8] = [
+        let cases: [(&str, Option<&str>, &[Code]); 13] = [
             // A game that ended before its first move (a FEN set up as stalemate): every
             // move goes into the comment.
             (
@@ -696,6 +751,26 @@ mod tests {
             // Moves that end without a result, at the end of the input: the result
             // and a line end are written after them.
             ("1. e4 e5", Some("1. e4 e5 *\n"), &[SyntaxError]),
+            // After a `;` comment or a `%` line, which run to the line's end: on the
+            // next line, in the game's own line ends.
+            ("1. e4 e5 ;c", Some("1. e4 e5 ;c\n*\n"), &[SyntaxError]),
+            (
+                "1. e4 e5 ;c\r\n\r\n",
+                Some("1. e4 e5 ;c\r\n*\r\n\r\n"),
+                &[SyntaxError],
+            ),
+            ("4\n%", Some("4\n%\n*\n"), &[SyntaxError]),
+            // A game of tags only: on a line of its own after a blank line.
+            (
+                "[Black \"x\"]",
+                Some("[Black \"x\"]\n\n*\n"),
+                &[SyntaxError],
+            ),
+            (
+                "[Black \"x\"]\n\n\n",
+                Some("[Black \"x\"]\n\n*\n\n"),
+                &[SyntaxError],
+            ),
             // Another syntax error besides: rejected.
             ("1. e4 ) e5\n", None, &[]),
             // A null move in the game is no move: rejected.

@@ -15,6 +15,11 @@ pub struct Conversion {
     pub reported: Vec<Finding>,
     /// How far the game was converted.
     pub outcome: Outcome,
+    /// Where the game lies in its input: its offset, and the offset after its last byte
+    /// (bytes skipped with a game over a limit included). A game that starts where the
+    /// game written before it ends, both written whole, needs no separator between them
+    /// ([`planilla_parser::Joiner::write_from`]).
+    pub input: std::ops::Range<u64>,
 }
 
 /// How far a game was converted.
@@ -65,6 +70,7 @@ impl Conversion {
             bytes: unchanged(game, encoding),
             reported: vec![finding],
             outcome: Outcome::Failed,
+            input: input_span(game),
         }
     }
 }
@@ -103,8 +109,14 @@ impl Converter {
             } else {
                 Outcome::Incomplete
             },
+            input: input_span(game),
         }
     }
+}
+
+/// Where `game` lies in its input, the bytes skipped with a game over a limit included.
+fn input_span(game: &Game) -> std::ops::Range<u64> {
+    game.offset()..game.offset() + game.len_in_file()
 }
 
 /// The game's text as it is, decoded token by token with the game's encoding rule

@@ -32,6 +32,7 @@
 //! ```
 
 use std::io::{self, Write};
+use std::ops::Range;
 
 use crate::encoding::Encoding;
 use crate::finding::Finding;
@@ -59,6 +60,9 @@ pub struct Joiner {
     tags: Vec<TagSpans>,
     findings: Vec<Finding>,
     separators: u64,
+    /// Where the last game written ended in its input, when it was written whole
+    /// ([`Joiner::write_from`]).
+    follows_at: Option<u64>,
 }
 
 impl Joiner {
@@ -74,12 +78,49 @@ impl Joiner {
     ///
     /// The error of `out`.
     pub fn write<W: Write + ?Sized>(&mut self, out: &mut W, game: &[u8]) -> io::Result<()> {
+        self.follows_at = None;
         if self.needs_separator(game) {
             self.separators += 1;
             out.write_all(b"\n")?;
             out.write_all(SEPARATOR.as_bytes())?;
             out.write_all(b"\n")?;
         }
+        self.write_following(out, game)
+    }
+
+    /// Writes `game` to `out` as [`Joiner::write`] does, knowing where it lay in its
+    /// input (`input`: its offset and the offset after it) and whether its text is
+    /// written whole (its moves rewritten at most: not a game over a limit, of which only
+    /// the tags are kept). A game that starts where the last game written ended, in the
+    /// same input ([`Joiner::next_input`] between inputs), both written whole, follows it
+    /// as it did there: no separator is needed, and the last game is not tokenized again.
+    ///
+    /// # Errors
+    ///
+    /// The error of `out`.
+    pub fn write_from<W: Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+        game: &[u8],
+        input: Range<u64>,
+        whole: bool,
+    ) -> io::Result<()> {
+        let written = if self.follows_at == Some(input.start) {
+            self.write_following(out, game)
+        } else {
+            self.write(out, game)
+        };
+        self.follows_at = whole.then_some(input.end);
+        written
+    }
+
+    /// The games written next come from another input.
+    pub fn next_input(&mut self) {
+        self.follows_at = None;
+    }
+
+    /// Writes `game` with no separator, for a game known to follow the last one.
+    fn write_following<W: Write + ?Sized>(&mut self, out: &mut W, game: &[u8]) -> io::Result<()> {
         out.write_all(game)?;
         let last = self.last.get_or_insert_with(Vec::new);
         last.clear();

@@ -5,7 +5,7 @@ use crate::options;
 use crate::py_values;
 use crate::source::{IN_MEMORY, Source, SourceError};
 use planilla_converter::{Change, FixOptions, Fixer, Options};
-use planilla_parser::{Encoding, Game};
+use planilla_parser::{Encoding, Game, Joiner};
 use planilla_validator::Finding;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
@@ -61,11 +61,18 @@ pub fn convert(
         rules: options::rules(rules)?,
     };
     let mut converter = planilla_converter::Converter::new(options);
-    let mut out = String::new();
+    let mut out = Vec::new();
+    // The games go one after another as `planilla convert` writes them: a separator line
+    // only where two would otherwise run together (where the text had one).
+    let mut joiner = Joiner::new();
     for_each_game(pgn, options::encoding(encoding)?, |game| {
-        out.push_str(&converter.convert(game).text);
+        let text = converter.convert(game).text;
+        let input = game.offset()..game.offset() + game.len_in_file();
+        // Writing to a Vec cannot fail.
+        let _ = joiner.write_from(&mut out, text.as_bytes(), input, game.skipped_bytes() == 0);
     })?;
-    Ok(out)
+    // The converter writes UTF-8: nothing is replaced here.
+    Ok(String::from_utf8_lossy(&out).into_owned())
 }
 
 /// What `fix` made of the text: see `fix`.
@@ -118,10 +125,13 @@ pub fn fix(
         repair,
     });
     let mut text = Vec::new();
+    let mut joiner = Joiner::new();
     let mut games = Vec::new();
     for_each_game(pgn, options::encoding(encoding)?, |game| {
         let fixed = fixer.fix(game);
-        text.extend_from_slice(&fixed.bytes);
+        // As `planilla fix` writes them: a separator line only where two games would
+        // otherwise run together. Writing to a Vec cannot fail.
+        let _ = joiner.write(&mut text, &fixed.bytes);
         games.push(FixedGame {
             changes: fixed.changes,
             findings: fixed.reported,

@@ -2,7 +2,7 @@
 
 use planilla_converter::{Converter, Options, OutputEncoding, encode};
 use planilla_core::san::Lang;
-use planilla_parser::{Encoding, Game, Reader, encoding::decode};
+use planilla_parser::{Encoding, Game, Joiner, Reader, encoding::decode};
 use planilla_validator::Rules;
 
 /// Asserts what `convert` promises on `data`, whose first byte chooses the target
@@ -72,7 +72,8 @@ fn convert_all(
         to,
         rules: rules.into(),
     });
-    let mut text = String::new();
+    let mut text = Vec::new();
+    let mut joiner = Joiner::new();
     let mut complete = true;
     for game in games {
         let converted = converter.convert(game);
@@ -106,7 +107,13 @@ fn convert_all(
             }
         }
         complete &= converted.complete && converted.unread == 0;
-        text.push_str(&converted.text);
+        // As `planilla convert` writes the games one after another.
+        let input = game.offset()..game.offset() + game.len_in_file();
+        let whole = game.skipped_bytes() == 0;
+        joiner
+            .write_from(&mut text, converted.text.as_bytes(), input, whole)
+            .unwrap();
     }
+    let text = String::from_utf8(text).expect("the converter writes UTF-8");
     (text, complete)
 }

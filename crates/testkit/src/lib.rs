@@ -7,6 +7,10 @@
 //! - [`convert_round_trip`]: what `convert` promises about any input (every game written
 //!   in every output encoding or the character it cannot hold named, games in = games
 //!   out, through another language and back equals straight to English).
+//! - [`fix_properties`]: what `fix` promises about any input (its output checks clean and
+//!   a second fix changes nothing; the output and the rejects read back as the games
+//!   written and rejected, each with its bytes), with [`fix_options`] choosing the options
+//!   from a byte as the fix fuzz target does.
 //! - [`repair_trial`]: the repair property (a move damaged by one character is given back
 //!   or not repaired, never repaired into another move), with [`RepairTally`] counting the
 //!   recovery rate by edit kind and [`random_game`] making games to damage.
@@ -19,7 +23,7 @@
 //!   path of the streaming reader.
 //!
 //! The corpus checkers that CI runs over `../shared/corpora` are this crate's binaries
-//! (`check-file`, `san-corpus`, `fen-corpus`, `round-trip`, `repair-corpus`, and
+//! (`check-file`, `san-corpus`, `fen-corpus`, `round-trip`, `repair-corpus`, `fix-corpus`, and
 //! `archive-gen` for the archive checks' scale proof): tools, not examples of the
 //! library.
 //!
@@ -32,12 +36,14 @@
 
 mod archive;
 mod convert;
+mod fix;
 mod repair;
 mod split;
 mod tokens;
 
 pub use archive::{ArchiveGen, Planted};
 pub use convert::convert_round_trip;
+pub use fix::{FixTally, fix_options, fix_properties};
 pub use repair::{Counts, RepairTally, Seeded, damage, random_game, repair_trial};
 pub use split::{GameSummary, read_split, read_stream, split_reads_as_stream};
 pub use tokens::{Chunked, check_game, tokens_tile};
