@@ -4,7 +4,7 @@
 Usage: python3 fuzz/seed.py [CORPUS_DIR]   (default fuzz/corpus, run from the repository root)
 
 Games and pieces of games from corpora/**/*.pgn (and ../shared/corpora when present) seed
-the reader, tokenizer and convert targets; the words of their movetext seed san; FEN tags
+the reader, tokenizer, convert and fix targets; the words of their movetext seed san; FEN tags
 and perft positions seed fen. Only targets whose corpus directory is empty are seeded.
 """
 import hashlib
@@ -95,6 +95,7 @@ counts = {
     "reader": write("reader", games, b"\x07\x40"),
     "tokenizer": write("tokenizer", games),
     "convert": write("convert", games[:1500], b"\x01"),
+    "fix": write("fix", games[:1500], b"\x00"),
     "san": write("san", sorted(words)[:5000]),
     "fen": write("fen", sorted(f for f in fens if f)),
 }

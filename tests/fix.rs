@@ -49,9 +49,19 @@ fn fix_into(dir: &Dir, input: &str, format: &str, extra: &[&str]) -> Run {
     first
 }
 
-/// The number of games in a PGN text (each of these inputs has an Event tag).
-fn games(text: &[u8]) -> usize {
-    text.windows(8).filter(|w| w == b"[Event \"").count()
+/// The number of games in a PGN text, and the errors in them, as `check` counts them.
+fn check_counts(text: &[u8]) -> (u64, u64) {
+    let out = planilla_stdin(&["check", "-q", "--format", "jsonl"], text);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let summary: serde_json::Value =
+        serde_json::from_str(stdout.lines().last().unwrap_or("{}")).unwrap();
+    let count = |key: &str| summary[key].as_u64().unwrap_or_else(|| panic!("{stdout}"));
+    (count("games"), count("errors"))
+}
+
+/// The number of games in a PGN text, as `check` reads them.
+fn games(text: &[u8]) -> u64 {
+    check_counts(text).0
 }
 
 /// Fixes `input` (a path from the repository's root) and compares everything with the
@@ -69,10 +79,20 @@ fn check_golden(input: &str, name: &str, extra: &[&str]) -> Run {
         (run.fixed.clone(), run.rejects.clone())
     );
     let original = std::fs::read(root().join(input)).unwrap();
+    // Games in = games out + rejects, each file read back; the fixed games check clean.
+    let (fixed, errors) = check_counts(&run.fixed);
+    assert_eq!(errors, 0, "{input}: check finds errors in the fixed games");
     assert_eq!(
         games(&original),
-        games(&run.fixed) + games(&run.rejects),
+        fixed + games(&run.rejects),
         "{input}: games in = games out + rejects"
+    );
+    let report = String::from_utf8_lossy(&run.report);
+    let summary: serde_json::Value = serde_json::from_str(report.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        summary["rejected"],
+        games(&run.rejects),
+        "{input}: {report}"
     );
     let expected_status = if run.rejects.is_empty() { 0 } else { 1 };
     assert_eq!(
@@ -85,15 +105,21 @@ fn check_golden(input: &str, name: &str, extra: &[&str]) -> Run {
     run
 }
 
-/// Fixing a fixed text changes nothing: no change reported, the same text, status 0.
+/// Fixing a fixed text changes nothing, with `--repair` too: no change reported, the
+/// same text, status 0.
 fn assert_idempotent(dir: &Dir, fixed: &[u8]) {
     let path = dir.create("fixed-once.pgn", fixed);
-    let again = planilla(&["fix", "--format", "jsonl", path.to_str().unwrap()]);
-    let report = String::from_utf8_lossy(&again.stderr);
-    assert!(!report.contains("\"type\":\"fix\""), "{report}");
-    assert!(report.contains("\"changes\":0,\"rejected\":0"), "{report}");
-    assert_eq!(again.stdout, fixed);
-    assert_eq!(again.status.code(), Some(0));
+    for repair in [&[][..], &["--repair"]] {
+        let mut args = vec!["fix", "--format", "jsonl"];
+        args.extend_from_slice(repair);
+        args.push(path.to_str().unwrap());
+        let again = planilla(&args);
+        let report = String::from_utf8_lossy(&again.stderr);
+        assert!(!report.contains("\"type\":\"fix\""), "{report}");
+        assert!(report.contains("\"changes\":0,\"rejected\":0"), "{report}");
+        assert_eq!(again.stdout, fixed);
+        assert_eq!(again.status.code(), Some(0));
+    }
 }
 
 #[test]
@@ -140,6 +166,40 @@ fn broken_games_are_rejects() {
 fn spanish_stays_spanish_unless_asked() {
     check_golden("corpora/fix/spanish.pgn", "spanish", &[]);
     check_golden("corpora/fix/spanish.pgn", "spanish.en", &["--to", "en"]);
+}
+
+/// Input broken as a mutation test found it (issue 34): a result added after a `;`
+/// comment, after a `%` line, to a game of tags only; rejected games that would run
+/// together in the rejects file. The goldens, and what `fix` promises about any input
+/// (`planilla_testkit::fix_properties`: each rejected game reads back alone with its
+/// bytes), with each set of options the fix fuzz target tries.
+#[test]
+fn broken_input_keeps_fixs_promises() {
+    for name in [
+        "line-comment",
+        "escape-line",
+        "tags-only",
+        "rejects-run-together",
+        "rejects-mixed",
+    ] {
+        let input = format!("corpora/fix/broken/{name}.pgn");
+        check_golden(&input, &format!("broken-{name}"), &[]);
+        let data = std::fs::read(root().join(&input)).unwrap();
+        for selector in 0..=255u8 {
+            let options = planilla_testkit::fix_options(selector);
+            planilla_testkit::fix_properties(&data, options, &format!("{input} ({options:?})"));
+        }
+    }
+    // The rejects of the issue's input: two games that one file would read as one.
+    let run = fix_into(
+        &Dir::new("run-together"),
+        "corpora/fix/broken/rejects-run-together.pgn",
+        "jsonl",
+        &[],
+    );
+    assert_eq!(games(&run.rejects), 2);
+    let separator = format!("\n{}\n", planilla_parser::SEPARATOR);
+    assert_eq!(run.rejects, format!("{{\n{separator}[").as_bytes());
 }
 
 /// A Latin-1 file: the fixed games are written in UTF-8, the rejected one byte for

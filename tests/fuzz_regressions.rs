@@ -1,11 +1,11 @@
 //! Every crash input the fuzzers found (`corpora/fuzz-regressions/TARGET/*`, kept there by
 //! `scripts/fuzz`) replayed through the reader, SAN and FEN parsing, `planilla check` and
-//! `planilla convert`, the splitter's property and the convert round trip the fuzz
-//! targets assert; then the convert problems the fuzzer found, each checked as fixed.
+//! `planilla convert`, the splitter's property, the convert round trip and fix's promises
+//! the fuzz targets assert; then the convert problems the fuzzer found, each checked as fixed.
 
 mod util;
 
-use planilla_converter::{Converter, Options};
+use planilla_converter::{Converter, FixOptions, Options};
 use planilla_core::san::{Lang, San};
 use planilla_core::{Position, Validation};
 use planilla_parser::{Encoding, Game, ReaderBuilder};
@@ -80,6 +80,17 @@ fn fuzz_regressions_replay() {
         if name.starts_with("convert/") {
             // What the convert fuzz target asserts, on one of its inputs.
             planilla_testkit::convert_round_trip(&data, &name);
+        }
+        // What fix promises, on every input: with the options the fix target's first
+        // byte chooses on its inputs, with the defaults on the others.
+        match &data[..] {
+            [selector, input @ ..] if name.starts_with("fix/") => {
+                let options = planilla_testkit::fix_options(*selector);
+                planilla_testkit::fix_properties(input, options, &name);
+            }
+            _ => {
+                planilla_testkit::fix_properties(&data, FixOptions::default(), &name);
+            }
         }
     }
     assert!(files.len() >= 3, "the regression files are found");

@@ -496,8 +496,8 @@ impl Plan {
         let end = game.bytes().len() as u32;
         let rest = game.decode(last.end as usize..end as usize);
         let text = match last.kind {
-            TokenKind::LineComment | TokenKind::Escape => on_a_line(&rest, 1, result, game),
-            TokenKind::Tag => on_a_line(&rest, 2, result, game),
+            TokenKind::LineComment | TokenKind::Escape => on_a_line(&rest, false, result, game),
+            TokenKind::Tag => on_a_line(&rest, true, result, game),
             // At the end of the input, a line end closes the game: the next input's first
             // game would otherwise start on its line.
             _ if rest.is_empty() => format!(" {result}\n"),
@@ -643,10 +643,10 @@ impl Plan {
     }
 }
 
-/// `rest` (the text after a game's last token) with `result` written at the start of a
-/// line after its `lines`-th line end (line ends the game's own, added where `rest` has
-/// fewer), and a line end after `result` unless `rest` goes on with one.
-fn on_a_line(rest: &str, lines: usize, result: &str, game: &Game) -> String {
+/// `rest` (the text after a game's last token) with `result` written on a line of its
+/// own after the line of that token (after a blank line too with `blank`), in the game's
+/// own line ends; the lines after it stay as they were.
+fn on_a_line(rest: &str, blank: bool, result: &str, game: &Game) -> String {
     let bytes = game.bytes();
     let first_line_end = bytes.iter().position(|&b| b == b'\n');
     let line_end = if first_line_end.is_some_and(|i| i > 0 && bytes[i - 1] == b'\r') {
@@ -654,14 +654,13 @@ fn on_a_line(rest: &str, lines: usize, result: &str, game: &Game) -> String {
     } else {
         "\n"
     };
-    // Through the `lines`-th line end of `rest`, or all of it when it has fewer.
-    let ends = rest.match_indices('\n').take(lines);
-    let (found, head_len) = ends.fold((0, 0), |(n, _), (i, _)| (n + 1, i + 1));
-    let head_len = if found == lines { head_len } else { rest.len() };
-    let (head, tail) = rest.split_at(head_len);
-    let mut text = String::with_capacity(rest.len() + result.len() + 2 * lines + 2);
+    let (head, tail) = rest.split_at(rest.find('\n').map_or(rest.len(), |i| i + 1));
+    let mut text = String::with_capacity(rest.len() + result.len() + 3 * line_end.len());
     text.push_str(head);
-    for _ in found..lines {
+    if !head.ends_with('\n') {
+        text.push_str(line_end);
+    }
+    if blank {
         text.push_str(line_end);
     }
     text.push_str(result);
@@ -768,7 +767,7 @@ mod tests {
             ),
             (
                 "[Black \"x\"]\n\n\n",
-                Some("[Black \"x\"]\n\n*\n\n"),
+                Some("[Black \"x\"]\n\n*\n\n\n"),
                 &[SyntaxError],
             ),
             // Another syntax error besides: rejected.
