@@ -7,8 +7,8 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use planilla_parser::{DEFAULT_BUFFER_SIZE, Encoding, Game, Joiner, ReaderBuilder, SEPARATOR};
-use planilla_testkit::{Chunked, check_game, split_reads_as_stream};
+use planilla_parser::{DEFAULT_BUFFER_SIZE, Encoding, Game, Joiner, ReaderBuilder};
+use planilla_testkit::{Chunked, belongs_to_no_game, check_game, split_reads_as_stream};
 use proptest::prelude::*;
 
 /// A game as read: its offset and bytes.
@@ -50,15 +50,6 @@ fn observe(input: &[u8], buffer: usize, max_game: usize, encoding: Encoding) -> 
         }
     }
     (hasher.finish(), games)
-}
-
-/// Whether `gap`, text between games, is blank but for separator lines.
-fn blank_or_separators(gap: &[u8], encoding: Encoding) -> bool {
-    let text = planilla_parser::encoding::decode(gap, encoding);
-    let blank = |c: char| c.is_whitespace() || c == ',' || c == '\u{FEFF}';
-    text.lines().all(|line| {
-        line == SEPARATOR || line.strip_suffix('\r') == Some(SEPARATOR) || line.chars().all(blank)
-    })
 }
 
 /// The games chosen by `mask` (bit i % 64 for game i), written by a [`Joiner`] and read
@@ -119,14 +110,14 @@ fn check(input: &[u8]) {
                 for (offset, bytes) in &games {
                     let offset = *offset as usize;
                     assert!(
-                        blank_or_separators(&input[at..offset], encoding),
+                        belongs_to_no_game(&input[at..offset], encoding),
                         "only blank lines and separators lie between games"
                     );
                     assert_eq!(&input[offset..offset + bytes.len()], &bytes[..]);
                     at = offset + bytes.len();
                 }
                 assert!(
-                    blank_or_separators(&input[at..], encoding),
+                    belongs_to_no_game(&input[at..], encoding),
                     "only blank input is left out"
                 );
                 if encoding == Encoding::Auto {

@@ -38,6 +38,7 @@ pub struct FixTally {
 /// Asserts what `fix` promises on `input` with `options`, written as `planilla fix -o OUT
 /// --rejects REJ` writes it (each file through a [`Joiner`]): `check` (the same rules) on
 /// the output reports no error; `fix` (the same options) on the output changes nothing,
+/// both reading it in the `--to` language when one was asked for,
 /// rejects nothing and writes the same bytes; the output reads back as the games written
 /// and the rejects as the games rejected, each with the bytes it came with, so games in =
 /// games written + games rejected. `what` names the input in the messages.
@@ -86,13 +87,19 @@ pub fn fix_properties(input: &[u8], options: FixOptions, what: &str) -> FixTally
     );
     assert_eq!(games.len(), written.len() + rejected.len());
 
-    // `check` finds no error in the output, and `fix` finds nothing to do.
+    // `check` finds no error in the output, and `fix` finds nothing to do. Output written
+    // in a language asked for is read in it: Dutch `Pc3` (a knight) and Spanish `Pc3` (a
+    // pawn) may both replay, and the language detected would be Spanish.
     let output = read(&out);
+    let lang = options.to.or(options.from);
     let mut checker = Checker::new(Config {
         rules: options.rules,
-        lang: None,
+        lang,
     });
-    let mut again = Fixer::new(options);
+    let mut again = Fixer::new(FixOptions {
+        from: lang,
+        ..options
+    });
     let mut findings = Vec::new();
     let mut text = Vec::new();
     let mut joiner = Joiner::new();

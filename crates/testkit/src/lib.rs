@@ -3,7 +3,7 @@
 //!
 //! - [`tokens_tile`] and [`check_game`]: what the reader and the tokenizer promise about
 //!   one game (every byte belongs to exactly one token, spans stay inside, the lossless
-//!   writer gives the bytes back).
+//!   writer gives the bytes back); [`belongs_to_no_game`]: what may lie between games.
 //! - [`convert_round_trip`]: what `convert` promises about any input (every game written
 //!   in every output encoding or the character it cannot hold named, games in = games
 //!   out, through another language and back equals straight to English).
@@ -46,4 +46,4 @@ pub use convert::convert_round_trip;
 pub use fix::{FixTally, fix_options, fix_properties};
 pub use repair::{Counts, RepairTally, Seeded, damage, random_game, repair_trial};
 pub use split::{GameSummary, read_split, read_stream, split_reads_as_stream};
-pub use tokens::{Chunked, check_game, tokens_tile};
+pub use tokens::{Chunked, belongs_to_no_game, check_game, tokens_tile};

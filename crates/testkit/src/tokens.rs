@@ -2,7 +2,9 @@
 
 use std::io::{self, Read};
 
-use planilla_parser::{ExportOptions, Game, TokenKind, write_export, write_lossless};
+use planilla_parser::{
+    Encoding, ExportOptions, Game, SEPARATOR, TokenKind, write_export, write_lossless,
+};
 
 /// Whether the game's tokens tile its bytes: each starts where the one before it ended,
 /// none is empty, and the last ends at the game's end.
@@ -71,6 +73,16 @@ pub fn check_game(game: &Game) {
     out.clear();
     write_export(game, &mut out, ExportOptions::default(), |_, _| None).unwrap();
     assert!(std::str::from_utf8(&out).is_ok(), "export output is UTF-8");
+}
+
+/// Whether `gap`, bytes a reader left between two games or after the last one, holds only
+/// what belongs to no game: blank text (as `encoding` decodes it) and separator lines
+/// ([`SEPARATOR`]).
+pub fn belongs_to_no_game(gap: &[u8], encoding: Encoding) -> bool {
+    gap.split(|&b| b == b'\n').all(|line| {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        line == SEPARATOR.as_bytes() || Game::from_bytes(line, encoding).tokens().is_empty()
+    })
 }
 
 /// A reader over bytes in memory that hands out at most as many bytes as asked, so that
