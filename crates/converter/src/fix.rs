@@ -399,10 +399,15 @@ impl Plan {
                     tokens[start].start
                 };
                 removed.push(game.decode(tokens[start].start as usize..tokens[last].end as usize));
+                // A token glued to the last placement (`Kxe4?1/2-1/2`) keeps a space
+                // from the token before the placements.
+                let glued = tokens
+                    .get(last + 1)
+                    .is_some_and(|t| t.start == tokens[last].end);
                 plan.edits.push(Edit {
                     start: from,
                     end: tokens[last].end,
-                    text: String::new(),
+                    text: if glued { " ".into() } else { String::new() },
                 });
             }
             let at = tokens[with_number(tokens, first)].start;
@@ -716,7 +721,7 @@ mod tests {
     #[test]
     fn edges_of_the_rewrite() {
         use Code::*;
-        let cases: [(&str, Option<&str>, &[Code]); 13] = [
+        let cases: [(&str, Option<&str>, &[Code]); 14] = [
             // A game that ended before its first move (a FEN set up as stalemate): every
             // move goes into the comment.
             (
@@ -730,6 +735,12 @@ mod tests {
             // with it, the result set from it; no Result tag is added.
             (
                 "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. Ke2 Kd5 {signal} 5. Ke4 *\n",
+                Some("1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. Ke2 {signal} 1-0\n"),
+                &[DgtResultSignal, DgtResultSignal],
+            ),
+            // A result glued to the signal's last placement keeps a space before it.
+            (
+                "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. Ke2 Kd5 {signal} 5. Ke4?*\n",
                 Some("1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. Ke2 {signal} 1-0\n"),
                 &[DgtResultSignal, DgtResultSignal],
             ),
