@@ -420,6 +420,15 @@ impl Plan {
                 "",
             );
         }
+        // A result written before the game's last token (`*1`, `1-0 2.`) and a missing
+        // result reported at its end: the text after the result is no part of a game fix
+        // can write whole.
+        if main.marker.is_some_and(|m| m + 1 < tokens.len())
+            && replay.findings.iter().any(|f| f.code == Code::SyntaxError)
+        {
+            let why = replay.findings.iter().filter(|f| f.code == Code::SyntaxError);
+            return Err(why.cloned().collect());
+        }
         match main.marker {
             Some(marker) => plan.result_marker(game, tokens[marker], result),
             None if plan.add_marker(game, result) => {}
@@ -617,10 +626,20 @@ impl Plan {
     ) {
         let before = game.decode(span.start as usize..span.end as usize);
         self.report(game, code, ply, span.start, before.trim(), text);
+        // A token glued to the text replaced stays apart from the new text.
+        let glued = game
+            .bytes()
+            .get(span.end as usize)
+            .is_some_and(|b| !b.is_ascii_whitespace());
+        let text = if glued {
+            format!("{text} ")
+        } else {
+            text.to_string()
+        };
         self.edits.push(Edit {
             start: span.start,
             end: span.end,
-            text: text.to_string(),
+            text,
         });
     }
 
