@@ -460,6 +460,24 @@ fn compressed_inputs_read_like_plain_ones() {
         .map(|l| l.replace("<stdin>", "corpora/check/draws.pgn"))
         .collect();
     assert_eq!(renamed, expected);
+    // The data decides, never the name: plain text called `.gz` is read as text, at -j1
+    // and at -j2 (where a plain file is read at offsets).
+    let fake = dir.join("plain-text.pgn.gz");
+    std::fs::write(&fake, &plain).unwrap();
+    for threads in ["-j1", "-j2"] {
+        let out = planilla(&[
+            "check",
+            threads,
+            "--format",
+            "jsonl",
+            fake.to_str().unwrap(),
+        ]);
+        let renamed: Vec<String> = finding_lines(&out)
+            .iter()
+            .map(|l| l.replace(fake.to_str().unwrap(), "corpora/check/draws.pgn"))
+            .collect();
+        assert_eq!(renamed, expected, "{threads}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -73,8 +73,8 @@ impl Plan {
             return Plan::default();
         };
         let size = meta.len();
-        let factor = match crate::input::Compression::from_path(path) {
-            crate::input::Compression::None => 1,
+        let factor = match planilla_engine::decode::Compression::from_path(path) {
+            planilla_engine::decode::Compression::None => 1,
             _ => COMPRESSION_GUESS,
         };
         let weight = size.saturating_mul(factor);
@@ -155,7 +155,12 @@ where
         let input = match opened {
             Ok(input) => input,
             Err(e) => {
-                fail(bar, format!("{e:#}"), &mut on, &mut failed)?;
+                fail(
+                    bar,
+                    format!("{:#}", anyhow::Error::new(e)),
+                    &mut on,
+                    &mut failed,
+                )?;
                 continue;
             }
         };

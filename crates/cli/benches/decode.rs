@@ -1,5 +1,5 @@
 //! Benchmark: each decoder's single-core ceiling, the decoders `planilla` reads
-//! compressed input with (`crates/cli/input.rs`: zstd, flate2's `MultiGzDecoder`,
+//! compressed input with (the engine's `decode.rs`: zstd, flate2's `MultiGzDecoder`,
 //! bzip2's `MultiBzDecoder`), each over a buffered file as the binary reads it, on one
 //! thread, nothing done with the text.
 //!

@@ -426,7 +426,10 @@ impl Plan {
         if main.marker.is_some_and(|m| m + 1 < tokens.len())
             && replay.findings.iter().any(|f| f.code == Code::SyntaxError)
         {
-            let why = replay.findings.iter().filter(|f| f.code == Code::SyntaxError);
+            let why = replay
+                .findings
+                .iter()
+                .filter(|f| f.code == Code::SyntaxError);
             return Err(why.cloned().collect());
         }
         match main.marker {

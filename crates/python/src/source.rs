@@ -2,16 +2,17 @@
 //! as a game reader. Errors carry the command line's messages (`games.pgn: no such file
 //! or directory`), as the matching Python exception.
 
+use planilla_engine::decode::decoded;
 use planilla_parser::{Encoding, Reader, ReaderBuilder};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyTypeError,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Cursor, Read};
+use std::io::{self, Cursor, Read};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 /// The name findings about in-memory text carry in their `file` field.
 pub const IN_MEMORY: &str = "<string>";
@@ -67,32 +68,27 @@ impl Source {
         }
     }
 
-    /// A game reader over the source, decoding text by `encoding`.
+    /// A game reader over the source, decoding text by `encoding`. Compressed input
+    /// (zstd, gzip, bzip2: known by its first bytes, as the binary knows it) is decoded
+    /// by the engine's decoders, the binary's, on a thread of their own.
     ///
     /// # Errors
     ///
-    /// A file that cannot be opened, as [`SourceError`].
+    /// A file that cannot be opened, or whose first bytes cannot be read, as
+    /// [`SourceError`].
     pub fn open(&self, encoding: Encoding) -> Result<GameReader, SourceError> {
         let input: Box<dyn Read + Send> = match self {
             Source::File(path) => {
-                let file = File::open(path).map_err(|e| SourceError::new(self, &e))?;
-                let mut input = BufReader::with_capacity(1 << 16, file);
-                let start = input
-                    .fill_buf()
-                    .map_err(|e| SourceError::reading(self, &e))?;
-                if let Some(format) = compression(start) {
-                    return Err(SourceError {
-                        kind: io::ErrorKind::InvalidData,
-                        message: format!(
-                            "{}: {format}-compressed input is not read here: decompress it \
-                             and pass the bytes, or run the planilla binary",
-                            self.name()
-                        ),
-                    });
-                }
-                Box::new(input)
+                let source = planilla_engine::Source::File(path.clone());
+                source
+                    .open(Arc::new(AtomicU64::new(0)))
+                    .map_err(|e| match e.opening {
+                        true => SourceError::new(self, &e.error),
+                        false => SourceError::reading(self, &e.error),
+                    })?
             }
-            Source::Text(bytes) => Box::new(Cursor::new(Arc::clone(bytes))),
+            Source::Text(bytes) => decoded(Cursor::new(Arc::clone(bytes)))
+                .map_err(|e| SourceError::reading(self, &e))?,
         };
         Ok(ReaderBuilder::new().encoding(encoding).build(input))
     }
@@ -140,17 +136,6 @@ impl From<SourceError> for PyErr {
             io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(e.message),
             _ => PyOSError::new_err(e.message),
         }
-    }
-}
-
-/// The compression whose magic bytes `start` begins with (the formats the binary reads
-/// and this package does not: its decoders are the binary's dependencies).
-fn compression(start: &[u8]) -> Option<&'static str> {
-    match start {
-        [0x28, 0xb5, 0x2f, 0xfd, ..] => Some("zstd"),
-        [0x1f, 0x8b, ..] => Some("gzip"),
-        [b'B', b'Z', b'h', b'1'..=b'9', ..] => Some("bzip2"),
-        _ => None,
     }
 }
 

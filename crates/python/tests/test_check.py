@@ -162,20 +162,35 @@ def test_shards_are_the_binary_s_and_split_the_games_exactly():
             planilla.check(b"", shard=bad)
 
 
-def test_a_compressed_file_is_refused_not_misread(tmp_path):
+def test_compressed_input_reads_as_the_binary_reads_it(tmp_path):
+    """A gzip or bzip2 file (members concatenated too), or the same bytes in memory, is
+    decoded by its first bytes whatever its name: the binary's findings and numbers; one
+    cut short is an OSError after its games, as the binary names it."""
     import bz2
     import gzip
 
     data = CHECK_CORPUS[0].read_bytes()
+    half = len(data) // 2
     files = {
-        "gzip": gzip.compress(data),
-        "bzip2": bz2.compress(data),
-        # zstd's magic number: Python has no zstd module before 3.14.
-        "zstd": b"\x28\xb5\x2f\xfd" + data,
+        "gz": gzip.compress(data),
+        "bz2": bz2.compress(data),
+        "members.gz": gzip.compress(data[:half]) + gzip.compress(data[half:]),
+        # A name that says nothing: known by its first bytes.
+        "pgn": gzip.compress(data),
     }
-    for kind, compressed in files.items():
-        path = tmp_path / f"games.pgn.{kind}"
+    plain = planilla.check(data)
+    for name, compressed in files.items():
+        path = tmp_path / f"games.{name}"
         path.write_bytes(compressed)
-        for call in (planilla.check, planilla.games, planilla.iter_check):
-            with pytest.raises(OSError, match=f"^{path}: {kind}-compressed input is not read here"):
-                list(call(path)) if call is not planilla.check else call(path)
+        binary = jsonl(run(["check", "--no-config", "--format", "jsonl", str(path)]).stdout)
+        from_path = planilla.check(path)
+        assert from_path.findings == binary[:-1]
+        assert from_path.summary["games"] == binary[-1]["games"]
+        from_bytes = planilla.check(compressed)
+        assert from_bytes.findings == plain.findings
+        assert [g["game"] for g in planilla.games(path)] == [g["game"] for g in planilla.games(data)]
+        assert list(planilla.iter_check(path)) == from_path.findings
+    cut = tmp_path / "cut.pgn.gz"
+    cut.write_bytes(files["gz"][: len(files["gz"]) * 2 // 3])
+    with pytest.raises(OSError, match=f"^{cut}: cannot read: "):
+        planilla.check(cut)

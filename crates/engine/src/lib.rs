@@ -1,0 +1,34 @@
+//! planilla-engine: the way from sources to games that every front end of planilla (the
+//! binary, the Python package) shares, so that each reads an input exactly as the others
+//! do.
+//!
+//! - [`Source`]: a file or standard input, opened to be read as a stream or, for a
+//!   regular file without compression, at offsets by several threads at once
+//!   ([`Opened`]).
+//! - [`decode`]: compressed input (zstd with concatenated frames, gzip with several
+//!   members, bzip2), recognised by its first bytes, never by its name, and decoded on a
+//!   thread of its own ([`decode::decoded`]); in-memory bytes are decoded the same way.
+//!
+//! The engine knows nothing of threads of work, output formats or terminals: those are
+//! the front ends'. (The ordered parallel pipeline and the per-game jobs are still in the
+//! binary; they move here next, see docs/architecture.md.)
+//!
+//! ```
+//! use std::io::Read;
+//!
+//! // gzip data read as PGN text, whatever it is called.
+//! let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+//! std::io::Write::write_all(&mut gz, b"1. e4 e5 *\n")?;
+//! let data = gz.finish()?;
+//! let mut text = String::new();
+//! planilla_engine::decode::decoded(std::io::Cursor::new(data))?.read_to_string(&mut text)?;
+//! assert_eq!(text, "1. e4 e5 *\n");
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod decode;
+mod source;
+
+pub use source::{OpenError, Opened, Source};
