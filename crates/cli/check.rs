@@ -3,14 +3,16 @@
 use crate::archive::{ArchiveRun, ShardBy};
 use crate::baseline::{Baseline, Recorder, game_key};
 use crate::config::{ConfigArgs, Given, Settings};
-use crate::drive::{Event, Plan, for_each_source};
 use crate::html::GameText;
-use crate::input::{InputArgs, LangChoice, Source, collect_sources, progress_bar, show_games};
+use crate::input::{
+    BarProgress, InputArgs, LangChoice, Source, collect_sources, progress_bar, show_games,
+};
 use crate::output::{ColorChoice, Format, Totals, Writer};
-use crate::pipeline::Job;
 use anyhow::Context;
 use clap::{ArgMatches, Args};
 use planilla_core::Move;
+use planilla_engine::drive::{Event, Plan, for_each_source};
+use planilla_engine::pipeline::Job;
 use planilla_parser::{Encoding, Game};
 use planilla_validator::archive::{GameRecord, Shard};
 use planilla_validator::{
@@ -350,7 +352,7 @@ pub fn run(
                 &plans[range.clone()],
                 profile.encoding,
                 &pool,
-                &bar,
+                &BarProgress(&bar),
                 &job,
                 |event: Event<'_, Option<GameReport>>| {
                     match event {

@@ -1,14 +1,14 @@
 //! `planilla convert`: rewrite move notation in another language.
 
-use crate::drive::{Event, Plan, for_each_source};
-use crate::input::{InputArgs, LangChoice, collect_sources, progress_bar, show_games};
+use crate::input::{BarProgress, InputArgs, LangChoice, collect_sources, progress_bar, show_games};
 use crate::output::{ColorChoice, Format, Writer};
-use crate::pipeline::Job;
 use crate::staged::Staged;
 use anyhow::bail;
 use clap::Args;
 use planilla_converter::{Conversion, Converter, Options, Outcome, OutputEncoding};
 use planilla_core::san::Lang;
+use planilla_engine::drive::{Event, Plan, for_each_source};
+use planilla_engine::pipeline::Job;
 use planilla_parser::{Game, Joiner};
 use planilla_validator::RulesChoice;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -109,7 +109,7 @@ pub fn run(args: ConvertArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
             &plans,
             args.input.encoding,
             &pool,
-            &bar,
+            &BarProgress(&bar),
             &job,
             |event: Event<'_, Conversion>| {
                 let batch = match event {

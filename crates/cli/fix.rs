@@ -10,17 +10,18 @@
 
 use crate::config::{ConfigArgs, Given};
 use crate::convert::{broken_pipe, output_error};
-use crate::drive::{Event, Plan, for_each_source};
 use crate::input::{
-    Compression, InputArgs, LangChoice, Source, collect_sources, progress_bar, show_games,
+    BarProgress, Compression, InputArgs, LangChoice, Source, collect_sources, progress_bar,
+    show_games,
 };
 use crate::output::{ColorChoice, FixTotals, Format, Totals, Writer};
-use crate::pipeline::Job;
 use crate::staged::Staged;
 use anyhow::bail;
 use clap::{ArgMatches, Args};
 use planilla_converter::{FixOptions, Fixed, Fixer};
 use planilla_core::san::Lang;
+use planilla_engine::drive::{Event, Plan, for_each_source};
+use planilla_engine::pipeline::Job;
 use planilla_parser::{Encoding, Game, Joiner};
 use planilla_validator::RulesChoice;
 use std::fs::File;
@@ -312,7 +313,7 @@ pub fn run(
                 &plans[range.clone()],
                 *encoding,
                 &pool,
-                &bar,
+                &BarProgress(&bar),
                 &job,
                 &mut on,
             ) {

@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use planilla_core::san::Lang;
 use planilla_parser::Encoding;
 use std::collections::HashSet;
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
@@ -75,7 +75,7 @@ impl FromStr for LangChoice {
 
 // Sources and their decoding are the engine's, shared with the Python package.
 pub use planilla_engine::decode::Compression;
-pub use planilla_engine::{Opened, Source};
+pub use planilla_engine::{Source, io_reason};
 
 /// Whether a file name is one planilla reads when walking a directory:
 /// `*.pgn`, and `*.pgn.zst`, `*.pgn.gz`, `*.pgn.bz2`.
@@ -298,25 +298,19 @@ fn file_kind(kind: &std::fs::FileType) -> &'static str {
     "a special file"
 }
 
-/// An I/O error's reason in lower case, without the "(os error N)" tail.
-pub fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => {
-            let s = e.to_string();
-            let s = s.split(" (os error").next().unwrap_or(&s).to_string();
-            let mut c = s.chars();
-            match c.next() {
-                Some(f) => f.to_lowercase().collect::<String>() + c.as_str(),
-                None => s,
-            }
-        }
+/// The progress bar as the engine follows a run: its position, and each source that
+/// failed named on standard error above it.
+pub struct BarProgress<'a>(pub &'a ProgressBar);
+
+impl planilla_engine::drive::Progress for BarProgress<'_> {
+    fn read_to(&self, bytes: u64) {
+        self.0.set_position(bytes);
+    }
+
+    fn failed(&self, message: &str) {
+        self.0.suspend(|| eprintln!("planilla: {message}"));
     }
 }
-
-/// A game reader over a decompressed source.
-pub type GameReader = planilla_parser::Reader<Box<dyn Read + Send>>;
 
 /// Shows the games done so far and their rate beside the progress bar.
 pub fn show_games(bar: &ProgressBar, games: u64) {

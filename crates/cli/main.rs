@@ -9,14 +9,12 @@ mod baseline;
 mod check;
 mod config;
 mod convert;
-mod drive;
 mod fix;
 mod html;
 mod input;
 mod json;
 mod output;
 mod perft;
-mod pipeline;
 mod staged;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};

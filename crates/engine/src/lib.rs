@@ -9,9 +9,18 @@
 //!   members, bzip2), recognised by its first bytes, never by its name, and decoded on a
 //!   thread of its own ([`decode::decoded`]); in-memory bytes are decoded the same way.
 //!
-//! The engine knows nothing of threads of work, output formats or terminals: those are
-//! the front ends'. (The ordered parallel pipeline and the per-game jobs are still in the
-//! binary; they move here next, see docs/architecture.md.)
+//! - [`pipeline`]: the ordered parallel pipeline: the games of an input read, worked on
+//!   by every thread of a rayon pool ([`pipeline::Job`]: what is done to one game), and
+//!   their results handed back in input order, whatever the number of threads; a panic on
+//!   one game caught and made that game's result.
+//! - [`drive`]: the loop over a run's sources ([`drive::for_each_source`]): runs of small
+//!   files read whole several at a time, large ones streamed in pieces or read at
+//!   offsets, results handed on source after source as [`drive::Event`]s, progress and
+//!   failures told to a [`drive::Progress`].
+//!
+//! The engine knows nothing of arguments, output formats or terminals: those are the
+//! front ends'. (The per-game jobs of check, fix and convert are still the binary's;
+//! they move here next, see docs/architecture.md.)
 //!
 //! ```
 //! use std::io::Read;
@@ -29,6 +38,8 @@
 #![warn(missing_docs)]
 
 pub mod decode;
+pub mod drive;
+pub mod pipeline;
 mod source;
 
-pub use source::{OpenError, Opened, Source};
+pub use source::{GameReader, OpenError, Opened, Source, io_reason};

@@ -48,6 +48,15 @@ impl fmt::Display for OpenError {
     }
 }
 
+impl OpenError {
+    /// The message a front end shows: what could not be done, then the system's reason
+    /// as the system words it (`cannot open x.pgn: No such file or directory (os error
+    /// 2)`).
+    pub fn message(&self) -> String {
+        format!("{self}: {}", self.error)
+    }
+}
+
 impl std::error::Error for OpenError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.error)
@@ -126,6 +135,27 @@ impl Source {
         crate::decode::decoded(input)
             .map(Opened::Stream)
             .map_err(failed(false))
+    }
+}
+
+/// A game reader over a decompressed source.
+pub type GameReader = planilla_parser::Reader<Box<dyn Read + Send>>;
+
+/// An I/O error's reason in lower case, without the "(os error N)" tail, as the
+/// binary's messages word it.
+pub fn io_reason(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "no such file or directory".to_string(),
+        io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => {
+            let s = e.to_string();
+            let s = s.split(" (os error").next().unwrap_or(&s).to_string();
+            let mut c = s.chars();
+            match c.next() {
+                Some(f) => f.to_lowercase().collect::<String>() + c.as_str(),
+                None => s,
+            }
+        }
     }
 }
 

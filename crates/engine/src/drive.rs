@@ -12,9 +12,8 @@
 //! ([`process_whole`]); their results are kept until the files before them are handed
 //! on. Output is the same either way and for every number of threads.
 
-use crate::input::{GameReader, Opened, Source, io_reason};
 use crate::pipeline::{BatchConfig, Job, process_at, process_stream, process_whole};
-use indicatif::ProgressBar;
+use crate::source::{GameReader, OpenError, Opened, Source, io_reason};
 use planilla_parser::{Encoding, ReaderBuilder};
 use std::io;
 use std::sync::Arc;
@@ -27,11 +26,27 @@ pub enum Event<'a, T> {
     /// Results of the games of the source opened last, in input order.
     Results(&'a [T]),
     /// The source opened last is done: read to its end, or stopped by a read error
-    /// (already named on standard error).
+    /// (already handed to [`Progress::failed`]).
     Closed,
     /// A source could not be opened, or not read to its end: the message, already
-    /// written on standard error, for reports that carry it too.
+    /// handed to [`Progress::failed`], for reports that carry it too.
     Failed(&'a str),
+}
+
+/// Where a front end follows a run: how far it has read, and the sources that failed
+/// (the binary draws a progress bar and names failures on standard error).
+pub trait Progress {
+    /// `bytes` of the run's sources have been read (compressed bytes for a compressed
+    /// file).
+    fn read_to(&self, bytes: u64);
+    /// A source could not be opened or read to its end: `message` says which and why.
+    fn failed(&self, message: &str);
+}
+
+/// No one follows the run.
+impl Progress for () {
+    fn read_to(&self, _: u64) {}
+    fn failed(&self, _: &str) {}
 }
 
 /// A file is read whole when it holds at most this many bytes: one batch's worth, so
@@ -73,8 +88,8 @@ impl Plan {
             return Plan::default();
         };
         let size = meta.len();
-        let factor = match planilla_engine::decode::Compression::from_path(path) {
-            planilla_engine::decode::Compression::None => 1,
+        let factor = match crate::decode::Compression::from_path(path) {
+            crate::decode::Compression::None => 1,
             _ => COMPRESSION_GUESS,
         };
         let weight = size.saturating_mul(factor);
@@ -100,7 +115,7 @@ pub fn for_each_source<J, F>(
     plans: &[Plan],
     encoding: Encoding,
     pool: &rayon::ThreadPool,
-    bar: &ProgressBar,
+    bar: &dyn Progress,
     job: &J,
     mut on: F,
 ) -> io::Result<bool>
@@ -127,7 +142,7 @@ where
             let wholes = process_whole(&sources[i..end], pool, open, job);
             for ((source, plan), whole) in sources[i..end].iter().zip(&plans[i..end]).zip(wholes) {
                 if let Some(e) = whole.unopened {
-                    fail(bar, format!("{e:#}"), &mut on, &mut failed)?;
+                    fail(bar, e.message(), &mut on, &mut failed)?;
                     continue;
                 }
                 on(Event::Opened(source))?;
@@ -138,7 +153,7 @@ where
                     fail(bar, read_failure(source, &e), &mut on, &mut failed)?;
                 }
                 done_bytes += plan.size.unwrap_or(0);
-                bar.set_position(done_bytes);
+                bar.read_to(done_bytes);
                 on(Event::Closed)?;
             }
             i = end;
@@ -155,12 +170,7 @@ where
         let input = match opened {
             Ok(input) => input,
             Err(e) => {
-                fail(
-                    bar,
-                    format!("{:#}", anyhow::Error::new(e)),
-                    &mut on,
-                    &mut failed,
-                )?;
+                fail(bar, e.message(), &mut on, &mut failed)?;
                 continue;
             }
         };
@@ -175,7 +185,7 @@ where
                 stopped = Some(e);
                 return Err(io::Error::other("stopped"));
             }
-            bar.set_position(base + consumed.load(Ordering::Relaxed));
+            bar.read_to(base + consumed.load(Ordering::Relaxed));
             Ok(())
         };
         let streamed = match input {
@@ -200,7 +210,7 @@ fn open(
     source: &Source,
     encoding: Encoding,
     consumed: &Arc<AtomicU64>,
-) -> anyhow::Result<GameReader> {
+) -> Result<GameReader, OpenError> {
     let input = source.open(Arc::clone(consumed))?;
     Ok(ReaderBuilder::new().encoding(encoding).build(input))
 }
@@ -210,12 +220,12 @@ fn read_failure(source: &Source, e: &io::Error) -> String {
     format!("{}: cannot read: {}", source.display_name(), io_reason(e))
 }
 
-/// Names a failure on standard error, hands it on, and marks the run `failed`.
-fn fail<T, F>(bar: &ProgressBar, message: String, on: &mut F, failed: &mut bool) -> io::Result<()>
+/// Tells `bar` of a failure, hands it on, and marks the run `failed`.
+fn fail<T, F>(bar: &dyn Progress, message: String, on: &mut F, failed: &mut bool) -> io::Result<()>
 where
     F: FnMut(Event<'_, T>) -> io::Result<()>,
 {
     *failed = true;
-    bar.suspend(|| eprintln!("planilla: {message}"));
+    bar.failed(&message);
     on(Event::Failed(&message))
 }

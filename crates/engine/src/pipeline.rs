@@ -7,7 +7,7 @@
 //! to game. A panic while working on one game (a bug in planilla) is caught here, once,
 //! around that game, and turned into the job's result for a failed game, so a run goes
 //! on with the next one. A panic of the tokenizer while reading is caught here too, around
-//! each read ([`read_next`]): it ends that input with an error naming the game, and the
+//! each read (`read_next`): it ends that input with an error naming the game, and the
 //! run goes on with the next input.
 //!
 //! Two shapes of input: one large input streamed in bounded pieces
