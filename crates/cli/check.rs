@@ -8,6 +8,7 @@ use crate::input::{
     BarProgress, InputArgs, LangChoice, Source, collect_sources, progress_bar, show_games,
 };
 use crate::output::{ColorChoice, Format, Totals, Writer};
+use crate::range::RangeArgs;
 use anyhow::Context;
 use clap::{ArgMatches, Args};
 use planilla_core::Move;
@@ -72,6 +73,9 @@ pub struct CheckArgs {
     /// is written (2 if an input could not be read).
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
+    /// One byte range of one file.
+    #[command(flatten)]
+    pub range: RangeArgs,
     /// Where options come from besides the command line.
     #[command(flatten)]
     pub config: ConfigArgs,
@@ -279,6 +283,12 @@ pub fn run(
     let given = Given(matches);
     args.fail_on = given.pick("fail_on", args.fail_on, file.fail_on);
     args.archive = args.archive || (!given.has("archive") && file.archive == Some(true));
+    if args.range.range.is_some() && (args.archive || args.shard.is_some()) {
+        anyhow::bail!(
+            "--range cannot be used with --archive or --shard: a range is a part of one \
+             file, checked game by game"
+        );
+    }
     if args.shard_by == ShardBy::Moves && !args.archive {
         anyhow::bail!("--shard-by moves needs --archive (its shards are the archive's)");
     }
@@ -332,7 +342,8 @@ pub fn run(
         recorder,
         worst: None,
     };
-    let (plans, total_size) = Plan::all(&sources);
+    let (mut plans, total_size) = Plan::all(&sources);
+    args.range.apply(&sources, &mut plans)?;
     let bar = progress_bar(total_size, args.input.quiet);
 
     let outcome: io::Result<()> = (|| {

@@ -15,6 +15,7 @@ use crate::input::{
     show_games,
 };
 use crate::output::{ColorChoice, FixTotals, Format, Totals, Writer};
+use crate::range::RangeArgs;
 use crate::staged::Staged;
 use anyhow::bail;
 use clap::{ArgMatches, Args};
@@ -67,6 +68,9 @@ pub struct FixArgs {
     /// of another language, a capture mark) lets the game replay to its end.
     #[arg(long)]
     pub repair: bool,
+    /// One byte range of one file.
+    #[command(flatten)]
+    pub range: RangeArgs,
     /// Where options come from besides the command line.
     #[command(flatten)]
     pub config: ConfigArgs,
@@ -208,7 +212,8 @@ pub fn run(
         .as_ref()
         .map(|p| Sink::open(Some(p)))
         .transpose()?;
-    let (plans, total_size) = Plan::all(&sources);
+    let (mut plans, total_size) = Plan::all(&sources);
+    args.range.apply(&sources, &mut plans)?;
     let bar = progress_bar(total_size, args.input.quiet);
     let mut totals = Totals {
         fix: Some(FixTotals::default()),

@@ -15,6 +15,7 @@ mod input;
 mod json;
 mod output;
 mod perft;
+mod range;
 mod staged;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -44,6 +45,9 @@ enum Command {
     Fix(fix::FixArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
     Perft(perft::PerftArgs),
+    /// Write an index of a PGN file (where games start, with their numbers and lines,
+    /// at most a mebibyte apart) for `check --range` and `fix --range`.
+    Index(range::IndexArgs),
     /// Print a completion script for a shell (bash, zsh, fish, powershell, elvish).
     Completions {
         /// The shell.
@@ -87,6 +91,7 @@ fn main() -> ExitCode {
             fix::run(args, given, cli.color)
         }
         Command::Perft(args) => perft::run(args),
+        Command::Index(args) => range::run_index(args),
         Command::Completions { shell } => {
             let mut command = Cli::command();
             clap_complete::generate(shell, &mut command, "planilla", &mut std::io::stdout());

@@ -13,9 +13,12 @@
 //! on. Output is the same either way and for every number of threads.
 
 use crate::pipeline::{BatchConfig, Job, process_at, process_stream, process_whole};
+use crate::range::{Index, locate, open_plain};
 use crate::source::{GameReader, OpenError, Opened, Source, io_reason};
+use planilla_parser::split::ReadAt;
 use planilla_parser::{Encoding, ReaderBuilder};
 use std::io;
+use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -60,16 +63,28 @@ const RUN_FILES: usize = 1024;
 const COMPRESSION_GUESS: u64 = 10;
 
 /// How a source is read, decided from its metadata before the run starts.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Plan {
     /// The size in bytes, when known (for the progress bar).
     pub size: Option<u64>,
     /// Bytes it counts for in a run of small files, when it is small enough to be
     /// read whole (a regular file only: a FIFO's length says nothing).
     whole: Option<u64>,
+    /// Only the games whose first byte lies in this byte range are read
+    /// ([`Plan::range`]).
+    range: Option<(Range<u64>, Option<Arc<Index>>)>,
 }
 
 impl Plan {
+    /// Reads only the games whose first byte lies in `range` (a plain file's), numbered
+    /// as in the whole file ([`crate::range`]), finding where they start from the marks
+    /// of `index` or else from the file's start.
+    pub fn range(mut self, range: Range<u64>, index: Option<Arc<Index>>) -> Plan {
+        self.whole = None;
+        self.range = Some((range, index));
+        self
+    }
+
     /// The plan of each source, and their total size when every size is known (for
     /// the progress bar).
     pub fn all(sources: &[Source]) -> (Vec<Plan>, Option<u64>) {
@@ -96,6 +111,7 @@ impl Plan {
         Plan {
             size: Some(size),
             whole: (meta.is_file() && weight <= SMALL_FILE).then_some(weight),
+            range: None,
         }
     }
 }
@@ -163,6 +179,16 @@ where
         // One file streamed (a large one, standard input, or a small one alone).
         let source = &sources[i];
         i += 1;
+        if let Some((range, index)) = &plans[i - 1].range {
+            let ranged = RangeRun {
+                source,
+                range: range.clone(),
+                index: index.as_deref(),
+                encoding,
+            };
+            ranged.run(pool, bar, job, &mut on, &mut failed)?;
+            continue;
+        }
         let consumed = Arc::new(AtomicU64::new(0));
         // Several threads read a regular file's pieces themselves, at offsets.
         let at_offsets = pool.current_num_threads() > 1;
@@ -202,6 +228,84 @@ where
         on(Event::Closed)?;
     }
     Ok(failed)
+}
+
+/// A byte range of a plain file, to be read.
+struct RangeRun<'a> {
+    source: &'a Source,
+    range: Range<u64>,
+    index: Option<&'a Index>,
+    encoding: Encoding,
+}
+
+impl RangeRun<'_> {
+    /// Reads the range's games as [`for_each_source`] reads a source; a file that cannot
+    /// be opened, read, or read by byte ranges (compressed, UTF-16, or not the file its
+    /// index was made of) is a failure.
+    fn run<J, F>(
+        &self,
+        pool: &rayon::ThreadPool,
+        bar: &dyn Progress,
+        job: &J,
+        on: &mut F,
+        failed: &mut bool,
+    ) -> io::Result<()>
+    where
+        J: Job,
+        F: FnMut(Event<'_, J::Output>) -> io::Result<()>,
+    {
+        let source = self.source;
+        let input = match self.open() {
+            Ok(input) => input,
+            Err(message) => return fail(bar, message, on, failed),
+        };
+        let builder = ReaderBuilder::new().encoding(self.encoding);
+        let span = match locate(&input, self.range.clone(), self.index, &builder) {
+            Ok(span) => span,
+            Err(e) => return fail(bar, read_failure(source, &e), on, failed),
+        };
+        on(Event::Opened(source))?;
+        let mut stopped: Option<io::Error> = None;
+        let sink = |results: &[J::Output]| {
+            if let Err(e) = on(Event::Results(results)) {
+                stopped = Some(e);
+                return Err(io::Error::other("stopped"));
+            }
+            Ok(())
+        };
+        let text = span.text(input);
+        let builder = builder.origin(span.origin);
+        let streamed = process_stream(builder, text, BatchConfig::default(), pool, job, sink);
+        if let Some(e) = stopped {
+            return Err(e);
+        }
+        if let Err(e) = streamed {
+            fail(bar, read_failure(source, &e), on, failed)?;
+        }
+        on(Event::Closed)
+    }
+
+    /// The file, to be read at offsets; or why it cannot be read by byte ranges.
+    fn open(&self) -> Result<Arc<dyn ReadAt>, String> {
+        let Source::File(path) = self.source else {
+            let name = self.source.display_name();
+            return Err(format!(
+                "{name}: a byte range is read from a file, not a stream"
+            ));
+        };
+        let (input, size) = open_plain(path)?;
+        if let Some(index) = self.index
+            && index.size != size
+        {
+            return Err(format!(
+                "{}: the index was made of a file of {} bytes, and this one has {size}: \
+                 index it again",
+                path.display(),
+                index.size
+            ));
+        }
+        Ok(input)
+    }
 }
 
 /// Opens a source and builds its game reader; `consumed` counts the bytes read from

@@ -17,6 +17,9 @@
 //!   files read whole several at a time, large ones streamed in pieces or read at
 //!   offsets, results handed on source after source as [`drive::Event`]s, progress and
 //!   failures told to a [`drive::Progress`].
+//! - [`range`]: byte ranges of a file, the unit of distributed work: the games whose
+//!   first byte lies in a range, numbered as in the whole file, found from the file's
+//!   start or from the marks of an [`range::Index`].
 //!
 //! The engine knows nothing of arguments, output formats or terminals: those are the
 //! front ends'. (The per-game jobs of check, fix and convert are still the binary's;
@@ -40,6 +43,7 @@
 pub mod decode;
 pub mod drive;
 pub mod pipeline;
+pub mod range;
 mod source;
 
 pub use source::{GameReader, OpenError, Opened, Source, io_reason};

@@ -112,7 +112,8 @@ impl Default for BatchConfig {
     }
 }
 
-/// Reads every game of `input` (read as `builder` says), runs `job` on bounded pieces
+/// Reads every game of `input` (read as `builder` says: an input that starts at a game of
+/// a larger one, its [`ReaderBuilder::origin`], is numbered as that one), runs `job` on bounded pieces
 /// in parallel on `pool`, and calls `sink` with each piece's results in input order. At
 /// most a few pieces are in memory at once, whatever the input size.
 ///
@@ -147,7 +148,7 @@ where
     if pool.current_num_threads() <= 1 {
         return process_in_line(builder.build(input), batching, job, sink);
     }
-    let splitter = Splitter::new(input, batching.max_bytes);
+    let splitter = Splitter::new(input, batching.max_bytes).starting_at(builder.starts_at().offset);
     pieces::process_pieces(builder, splitter, batching, pool, job, sink)
 }
 

@@ -189,6 +189,11 @@ impl ReaderBuilder {
         self
     }
 
+    /// Where the text a reader of these settings is given starts ([`ReaderBuilder::origin`]).
+    pub fn starts_at(&self) -> Origin {
+        self.origin
+    }
+
     /// Builds a reader over `text`, the whole of its input, which it reads where it lies:
     /// nothing is copied into a buffer of the reader's, as a read from a slice would be.
     /// [`Reader::into_buffer`] gives `text` back.

@@ -217,6 +217,15 @@ impl<R: Read> Splitter<R> {
         }
     }
 
+    /// The splitter of a stream that starts at byte `offset` of the whole input (a byte
+    /// range of a file, read from where its first game starts): the pieces carry the
+    /// whole input's offsets. A stream that does not start at 0 is not looked at for
+    /// UTF-16, as a reader with such an [`Origin`](crate::Origin) does not.
+    pub fn starting_at(mut self, offset: u64) -> Splitter<R> {
+        self.offset = offset;
+        self
+    }
+
     /// Gives back the bytes of a piece worked on, to hold a later piece. At most a few
     /// are kept.
     pub fn recycle(&mut self, bytes: Vec<u8>) {

@@ -70,7 +70,12 @@ where
             window: 2 * threads as u64,
             done: false,
             stop: false,
-            settled: Link::default(),
+            // The games before the first piece end where the input starts (a byte range
+            // starts at a game of a larger input).
+            settled: Link {
+                origin: builder.starts_at(),
+                tail: Vec::new(),
+            },
             counts: BTreeMap::new(),
             missed: None,
         }),
@@ -93,7 +98,10 @@ where
             builder: &builder,
             job,
             own: None,
-            link: Link::default(),
+            link: Link {
+                origin: builder.starts_at(),
+                tail: Vec::new(),
+            },
         };
         for finished in done_rx.iter() {
             waiting.insert(finished.seq, finished);
