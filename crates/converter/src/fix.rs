@@ -529,27 +529,29 @@ impl Plan {
         true
     }
 
-    /// Makes the Result tag say `result` (a tag that is missing stays missing).
+    /// Makes the Result tag say `result` (a tag that is missing stays missing; one given
+    /// twice is rewritten twice).
     fn result_tag(&mut self, game: &Game, (result, code): (&'static str, Code)) {
-        let Some(tag) = game
+        // Every Result tag: a second one with the same value is no fault, and must not
+        // become one by keeping the old value.
+        let tags = game
             .tags()
             .iter()
-            .find(|t| game.bytes()[t.name_span()].eq_ignore_ascii_case(b"Result"))
-        else {
-            return;
-        };
-        let written = game.decode(tag.value_span());
-        let Some(code) = rewrite_code(&written, result, code) else {
-            return;
-        };
-        let token = game.tokens()[tag.token as usize];
-        let value = tag.value_span();
-        let text = format!(
-            "{}{result}{}",
-            game.decode(token.start as usize..value.start),
-            game.decode(value.end..token.end as usize)
-        );
-        self.change(game, code, None, token.start..token.end, &text);
+            .filter(|t| game.bytes()[t.name_span()].eq_ignore_ascii_case(b"Result"));
+        for tag in tags {
+            let written = game.decode(tag.value_span());
+            let Some(code) = rewrite_code(&written, result, code) else {
+                continue;
+            };
+            let token = game.tokens()[tag.token as usize];
+            let value = tag.value_span();
+            let text = format!(
+                "{}{result}{}",
+                game.decode(token.start as usize..value.start),
+                game.decode(value.end..token.end as usize)
+            );
+            self.change(game, code, None, token.start..token.end, &text);
+        }
     }
 
     /// Makes the result after the moves say `result`.
