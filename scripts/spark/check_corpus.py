@@ -61,11 +61,23 @@ def arguments(argv):
     return parser.parse_args(argv)
 
 
+# The first bytes of zstd, gzip and bzip2 data, which the package decodes as it reads.
+COMPRESSED = (b"\x28\xb5\x2f\xfd", b"\x1f\x8b", b"BZh")
+
+
+def compressed(path):
+    """Whether the file holds compressed data (known by its first bytes, as planilla
+    knows it): one unit, which every shard would have to decode whole."""
+    with open(path, "rb") as f:
+        return f.read(4).startswith(COMPRESSED)
+
+
 def tasks(paths, shard_bytes):
-    """One task per file, or per shard of a file over shard_bytes: (path, shard)."""
+    """One task per file, or per shard of a plain file over shard_bytes: (path, shard).
+    A compressed file is one task whatever its size."""
     out = []
     for path in paths:
-        n = max(1, math.ceil(os.path.getsize(path) / shard_bytes))
+        n = 1 if compressed(path) else max(1, math.ceil(os.path.getsize(path) / shard_bytes))
         out += [(path, f"{k}/{n}" if n > 1 else None) for k in range(n)]
     return out
 
