@@ -98,6 +98,7 @@ impl Job {
         threads: Option<usize>,
         shard: Option<&str>,
         archive: bool,
+        range: Option<(u64, u64)>,
     ) -> PyResult<Job> {
         Ok(Job {
             settings: Settings::new(rules, lang, encoding)?,
@@ -106,7 +107,7 @@ impl Job {
                 .map(|s| s.parse::<Shard>().map_err(PyValueError::new_err))
                 .transpose()?,
             archive,
-            sources: Source::all(source)?,
+            sources: Source::ranged(Source::all(source)?, range)?,
             workers: Workers::new(threads)?,
         })
     }
@@ -117,13 +118,15 @@ impl Job {
 /// `source` is PGN text (`bytes` or `str`), a path (`os.PathLike`), or a list of paths.
 /// The keywords are `planilla check`'s options (`shard` is `--shard K/N`: N calls with
 /// K = 0..N-1 split the games exactly; `archive=True` is `--archive`: the archive
-/// findings across every game of the call follow the games' own). The work runs on `threads` threads (all cores by
+/// findings across every game of the call follow the games' own; `range=(start, end)` is
+/// `--range START:END`: the games of one file that start in that byte range, numbered as
+/// in the whole file). The work runs on `threads` threads (all cores by
 /// default) with the interpreter lock released.
 ///
 /// Raises `ValueError` for an unknown option value and `OSError` (with the command
 /// line's message, naming the path) for a file that cannot be read.
 #[pyfunction]
-#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false))]
+#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 pub fn check(
     py: Python<'_>,
@@ -136,9 +139,10 @@ pub fn check(
     threads: Option<usize>,
     shard: Option<&str>,
     archive: bool,
+    range: Option<(u64, u64)>,
 ) -> PyResult<Report> {
     let job = Job::new(
-        source, rules, lang, encoding, select, ignore, threads, shard, archive,
+        source, rules, lang, encoding, select, ignore, threads, shard, archive, range,
     )?;
     let mut batches = Batches::new(job);
     let (reported, late, totals) = py.detach(|| -> Result<_, SourceError> {

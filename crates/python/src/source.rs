@@ -3,14 +3,16 @@
 //! or directory`), as the matching Python exception.
 
 use planilla_engine::decode::decoded;
+use planilla_engine::range::{locate, open_plain};
 use planilla_parser::{Encoding, Reader, ReaderBuilder};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyTypeError,
+    PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use std::io::{self, Cursor, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
@@ -25,6 +27,9 @@ pub enum Source {
     /// PGN text handed over as `bytes` or `str` (copied once: the work runs without
     /// the interpreter lock, when Python objects must not be touched).
     Text(Arc<[u8]>),
+    /// The games of a file that start in a byte range, numbered as in the whole file
+    /// (`range=(start, end)`, the binary's `--range`).
+    Range(PathBuf, std::ops::Range<u64>),
 }
 
 /// A game reader over any source.
@@ -63,7 +68,7 @@ impl Source {
     /// line shows it.
     pub fn name(&self) -> String {
         match self {
-            Source::File(path) => path.display().to_string(),
+            Source::File(path) | Source::Range(path, _) => path.display().to_string(),
             Source::Text(_) => IN_MEMORY.to_string(),
         }
     }
@@ -89,8 +94,56 @@ impl Source {
             }
             Source::Text(bytes) => decoded(Cursor::new(Arc::clone(bytes)))
                 .map_err(|e| SourceError::reading(self, &e))?,
+            Source::Range(path, range) => return self.open_range(path, range, encoding),
         };
         Ok(ReaderBuilder::new().encoding(encoding).build(input))
+    }
+
+    /// The reader of a range's games: the file read from where the first of them starts,
+    /// numbered from there as the whole file (the engine's `range::locate`).
+    fn open_range(
+        &self,
+        path: &Path,
+        range: &std::ops::Range<u64>,
+        encoding: Encoding,
+    ) -> Result<GameReader, SourceError> {
+        let (input, _) = open_plain(path).map_err(|message| SourceError {
+            kind: io::ErrorKind::InvalidInput,
+            message,
+        })?;
+        let builder = ReaderBuilder::new().encoding(encoding);
+        let span = locate(&input, range.clone(), None, &builder)
+            .map_err(|e| SourceError::reading(self, &e))?;
+        let text: Box<dyn Read + Send> = Box::new(span.text(input));
+        Ok(builder.origin(span.origin).build(text))
+    }
+
+    /// `sources` with `range=(start, end)` applied: one file, read by that byte range.
+    ///
+    /// # Errors
+    ///
+    /// A `ValueError` unless `sources` is one file and `start <= end`.
+    pub fn ranged(mut sources: Vec<Source>, range: Option<(u64, u64)>) -> PyResult<Vec<Source>> {
+        let Some((start, end)) = range else {
+            return Ok(sources);
+        };
+        if end < start {
+            return Err(PyValueError::new_err(format!(
+                "bad range ({start}, {end}): the end is before the start"
+            )));
+        }
+        match sources.as_mut_slice() {
+            [source @ Source::File(_)] => {
+                let Source::File(path) = source.clone() else {
+                    unreachable!()
+                };
+                *source = Source::Range(path, start..end);
+                Ok(sources)
+            }
+            _ => Err(PyValueError::new_err(
+                "range reads one file: give one path (not text, nor a list)",
+            )),
+        }
     }
 }
 

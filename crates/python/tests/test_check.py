@@ -194,3 +194,29 @@ def test_compressed_input_reads_as_the_binary_reads_it(tmp_path):
     cut.write_bytes(files["gz"][: len(files["gz"]) * 2 // 3])
     with pytest.raises(OSError, match=f"^{cut}: cannot read: "):
         planilla.check(cut)
+
+
+def test_a_byte_range_is_the_binarys(tmp_path):
+    """range=(start, end) checks the games of one file that start in that byte range,
+    numbered as in the whole file: the ranges of a partition give the whole file's
+    findings, as `planilla check --range` gives them; games() and iter_check() alike."""
+    path = ROOT / "corpora" / "check" / "draws.pgn"
+    size = path.stat().st_size
+    whole = planilla.check(path)
+    cuts = [0, 1, size // 3, size // 3 + 7, size // 2, size]
+    joined, games = [], 0
+    for start, end in zip(cuts, cuts[1:]):
+        part = planilla.check(path, range=(start, end))
+        binary = jsonl(run(["check", "--no-config", "--format", "jsonl", "--range", f"{start}:{end}", str(path)]).stdout)
+        assert part.findings == binary[:-1]
+        assert list(planilla.iter_check(path, range=(start, end))) == part.findings
+        joined += part.findings
+        games += part.summary["games"]
+    assert joined == whole.findings
+    assert games == whole.summary["games"]
+    numbers = [g["game"] for s, e in zip(cuts, cuts[1:]) for g in planilla.games(path, range=(s, e))]
+    assert numbers == [g["game"] for g in planilla.games(path)]
+    with pytest.raises(ValueError, match="range reads one file"):
+        planilla.check(b"1. e4 *", range=(0, 5))
+    with pytest.raises(ValueError, match="the end is before the start"):
+        planilla.check(path, range=(5, 1))

@@ -1,7 +1,7 @@
 """Type stubs of the planilla package (its functions are written in Rust)."""
 
 import os
-from typing import Iterator, List, Optional, Sequence, TypedDict, Union
+from typing import Iterator, List, Optional, Sequence, Tuple, TypedDict, Union
 
 Source = Union[bytes, str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]]
 """PGN text (``bytes`` or ``str``), a path (``os.PathLike``), or a list of paths."""
@@ -101,6 +101,7 @@ def check(
     threads: Optional[int] = None,
     shard: Optional[str] = None,
     archive: bool = False,
+    range: Optional[Tuple[int, int]] = None,
 ) -> Report:
     """Checks the games of ``source``; the findings in input order and the totals."""
 
@@ -115,6 +116,7 @@ def iter_check(
     threads: Optional[int] = None,
     shard: Optional[str] = None,
     archive: bool = False,
+    range: Optional[Tuple[int, int]] = None,
 ) -> Findings:
     """``check``'s findings one at a time, a batch of games checked ahead; then ``summary``."""
 
@@ -145,5 +147,6 @@ def games(
     rules: str = "fide-2023",
     lang: str = "auto",
     encoding: str = "auto",
+    range: Optional[Tuple[int, int]] = None,
 ) -> Games:
     """The games of ``source`` one at a time: tags, main line (SAN, UCI), findings."""
