@@ -5,10 +5,12 @@ summary is printed as the JSON Lines summary line.
 
     spark-submit scripts/spark/check_corpus.py --output findings.parquet games/*.pgn
 
-A file larger than --shard-bytes is split into ceil(size / shard-bytes) tasks with
-`shard="K/N"`: each reads the whole file and checks every N-th game, so the union of
-the tasks' findings is the unsplit file's (docs/cli.md, --shard). The paths must be
-readable by every executor (a shared or mounted file system). See docs/scale.md.
+A plain file larger than --shard-bytes is split into ceil(size / shard-bytes) byte
+ranges, one task each (`range=(start, end)`, docs/cli.md "Byte ranges"): the driver
+indexes the file once (`planilla.index`) and every task reads about its own range, so the
+tasks' findings are the file's, numbered as in the whole file. A compressed file is one
+task. The paths must be readable by every executor (a shared or mounted file system).
+See docs/scale.md.
 """
 
 import argparse
@@ -52,7 +54,7 @@ def arguments(argv):
     parser.add_argument("paths", nargs="+", help="PGN files (plain text)")
     parser.add_argument("--output", required=True, help="where the Parquet findings go")
     parser.add_argument("--shard-bytes", type=int, default=64 << 20,
-                        help="split files larger than this into shards (default 64 MiB)")
+                        help="split plain files larger than this into byte ranges (default 64 MiB)")
     parser.add_argument("--rules", default="fide-2023")
     parser.add_argument("--lang", default="auto")
     parser.add_argument("--encoding", default="auto")
@@ -73,24 +75,39 @@ def compressed(path):
 
 
 def tasks(paths, shard_bytes):
-    """One task per file, or per shard of a plain file over shard_bytes: (path, shard).
-    A compressed file is one task whatever its size."""
+    """One task per file, or per byte range of a plain file over shard_bytes:
+    (path, (start, end) or None). A compressed file is one task whatever its size."""
     out = []
     for path in paths:
-        n = 1 if compressed(path) else max(1, math.ceil(os.path.getsize(path) / shard_bytes))
-        out += [(path, f"{k}/{n}" if n > 1 else None) for k in range(n)]
+        size = os.path.getsize(path)
+        n = 1 if compressed(path) else max(1, math.ceil(size / shard_bytes))
+        if n == 1:
+            out.append((path, None))
+        else:
+            out += [(path, (k * size // n, (k + 1) * size // n)) for k in range(n)]
     return out
 
 
-def check_task(task, options):
+def indexes(work):
+    """The index of every file split into ranges, made once on the driver: path -> text."""
+    from pathlib import Path
+
+    import planilla
+
+    split = sorted({path for path, rng in work if rng is not None})
+    return {path: planilla.index(Path(path)) for path in split}
+
+
+def check_task(task, options, indexes):
     """Runs in an executor: the task's findings and counts."""
     from pathlib import Path
 
     import planilla
 
-    path, shard = task
+    path, rng = task
     # A str would be read as PGN text: a path is a Path.
-    report = planilla.check(Path(path), shard=shard, threads=1, **options)
+    ranged = {"range": rng, "index": indexes[path]} if rng is not None else {}
+    report = planilla.check(Path(path), threads=1, **ranged, **options)
     return report.findings, report.summary
 
 
@@ -105,9 +122,11 @@ def run(spark, args):
         "ignore": split(args.ignore),
     }
     work = tasks(args.paths, args.shard_bytes)
+    # The indexes go to the executors once each, not once a task.
+    shared = spark.sparkContext.broadcast(indexes(work))
     results = (
         spark.sparkContext.parallelize(work, len(work))
-        .map(lambda task: check_task(task, options))
+        .map(lambda task: check_task(task, options, shared.value))
         .cache()
     )
     findings = results.flatMap(lambda result: result[0])

@@ -70,3 +70,20 @@ def test_the_parquet_findings_are_the_binary_s(spark, tmp_path, shard_bytes, opt
     assert summary == expected[-1]
     assert Counter(as_key(row.asDict()) for row in rows) == Counter(as_key(r) for r in expected[:-1])
     assert len(rows) == len(expected) - 1 > 100
+
+
+def test_a_compressed_file_is_one_task_read_as_the_binary_reads_it(spark, tmp_path):
+    """A gzip file, whatever its size, is one task, decoded by the package as the binary
+    decodes it: the same findings, numbers included."""
+    import gzip
+
+    source = next(p for p in REAL if p.name == "twic0920.pgn")
+    path = tmp_path / "twic0920.pgn.gz"
+    path.write_bytes(gzip.compress(source.read_bytes()))
+    assert check_corpus.tasks([str(path)], 1024) == [(str(path), None)]
+    args = check_corpus.arguments(["--output", str(tmp_path / "gz.parquet"), "--shard-bytes", "1024", str(path)])
+    summary = check_corpus.run(spark, args)
+    rows = spark.read.parquet(str(tmp_path / "gz.parquet")).collect()
+    expected = cli([str(path)])
+    assert summary == expected[-1]
+    assert Counter(as_key(row.asDict()) for row in rows) == Counter(as_key(r) for r in expected[:-1])

@@ -196,18 +196,19 @@ fn to_dict<'py>(py: Python<'py>, r: GameRecord) -> PyResult<Bound<'py, PyDict>> 
 /// main line's moves that replayed, in English SAN and in UCI), `legal` (whether the
 /// main line replayed to its end) and `findings` (as `check` reports them).
 #[pyfunction]
-#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", range=None))]
+#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", range=None, index=None))]
 pub fn games(
     source: &Bound<'_, PyAny>,
     rules: &str,
     lang: &str,
     encoding: &str,
     range: Option<(u64, u64)>,
+    index: Option<&str>,
 ) -> PyResult<Games> {
     let settings = Settings::new(rules, lang, encoding)?;
     Ok(Games {
         cursor: Mutex::new(Cursor {
-            sources: Source::ranged(Source::all(source)?, range)?,
+            sources: Source::ranged(Source::all(source)?, range, index)?,
             next_source: 0,
             reader: None,
             settings,

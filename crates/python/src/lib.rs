@@ -38,5 +38,7 @@ mod _planilla {
     #[pymodule_export]
     use crate::run::{Report, check};
     #[pymodule_export]
+    use crate::source::index;
+    #[pymodule_export]
     use crate::stream::{Findings, iter_check};
 }

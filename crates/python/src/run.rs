@@ -99,6 +99,7 @@ impl Job {
         shard: Option<&str>,
         archive: bool,
         range: Option<(u64, u64)>,
+        index: Option<&str>,
     ) -> PyResult<Job> {
         Ok(Job {
             settings: Settings::new(rules, lang, encoding)?,
@@ -107,7 +108,7 @@ impl Job {
                 .map(|s| s.parse::<Shard>().map_err(PyValueError::new_err))
                 .transpose()?,
             archive,
-            sources: Source::ranged(Source::all(source)?, range)?,
+            sources: Source::ranged(Source::all(source)?, range, index)?,
             workers: Workers::new(threads)?,
         })
     }
@@ -120,13 +121,13 @@ impl Job {
 /// K = 0..N-1 split the games exactly; `archive=True` is `--archive`: the archive
 /// findings across every game of the call follow the games' own; `range=(start, end)` is
 /// `--range START:END`: the games of one file that start in that byte range, numbered as
-/// in the whole file). The work runs on `threads` threads (all cores by
+/// in the whole file; `index` is `--index`: an index's text, from `index()`). The work runs on `threads` threads (all cores by
 /// default) with the interpreter lock released.
 ///
 /// Raises `ValueError` for an unknown option value and `OSError` (with the command
 /// line's message, naming the path) for a file that cannot be read.
 #[pyfunction]
-#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None))]
+#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None, index=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 pub fn check(
     py: Python<'_>,
@@ -140,9 +141,10 @@ pub fn check(
     shard: Option<&str>,
     archive: bool,
     range: Option<(u64, u64)>,
+    index: Option<&str>,
 ) -> PyResult<Report> {
     let job = Job::new(
-        source, rules, lang, encoding, select, ignore, threads, shard, archive, range,
+        source, rules, lang, encoding, select, ignore, threads, shard, archive, range, index,
     )?;
     let mut batches = Batches::new(job);
     let (reported, late, totals) = py.detach(|| -> Result<_, SourceError> {

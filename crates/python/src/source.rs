@@ -3,7 +3,7 @@
 //! or directory`), as the matching Python exception.
 
 use planilla_engine::decode::decoded;
-use planilla_engine::range::{locate, open_plain};
+use planilla_engine::range::{Index, locate, open_plain};
 use planilla_parser::{Encoding, Reader, ReaderBuilder};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyTypeError,
@@ -28,8 +28,9 @@ pub enum Source {
     /// the interpreter lock, when Python objects must not be touched).
     Text(Arc<[u8]>),
     /// The games of a file that start in a byte range, numbered as in the whole file
-    /// (`range=(start, end)`, the binary's `--range`).
-    Range(PathBuf, std::ops::Range<u64>),
+    /// (`range=(start, end)`, the binary's `--range`), found from the marks of an index
+    /// when one is given (`index=`, the binary's `--index`).
+    Range(PathBuf, std::ops::Range<u64>, Option<Arc<Index>>),
 }
 
 /// A game reader over any source.
@@ -68,7 +69,7 @@ impl Source {
     /// line shows it.
     pub fn name(&self) -> String {
         match self {
-            Source::File(path) | Source::Range(path, _) => path.display().to_string(),
+            Source::File(path) | Source::Range(path, ..) => path.display().to_string(),
             Source::Text(_) => IN_MEMORY.to_string(),
         }
     }
@@ -94,7 +95,9 @@ impl Source {
             }
             Source::Text(bytes) => decoded(Cursor::new(Arc::clone(bytes)))
                 .map_err(|e| SourceError::reading(self, &e))?,
-            Source::Range(path, range) => return self.open_range(path, range, encoding),
+            Source::Range(path, range, index) => {
+                return self.open_range(path, range, index.as_deref(), encoding);
+            }
         };
         Ok(ReaderBuilder::new().encoding(encoding).build(input))
     }
@@ -105,28 +108,56 @@ impl Source {
         &self,
         path: &Path,
         range: &std::ops::Range<u64>,
+        index: Option<&Index>,
         encoding: Encoding,
     ) -> Result<GameReader, SourceError> {
-        let (input, _) = open_plain(path).map_err(|message| SourceError {
+        let invalid = |message| SourceError {
             kind: io::ErrorKind::InvalidInput,
             message,
-        })?;
+        };
+        let (input, size) = open_plain(path).map_err(invalid)?;
+        if let Some(index) = index
+            && index.size != size
+        {
+            return Err(invalid(format!(
+                "{}: the index was made of a file of {} bytes, and this one has {size}: index it again",
+                path.display(),
+                index.size
+            )));
+        }
         let builder = ReaderBuilder::new().encoding(encoding);
-        let span = locate(&input, range.clone(), None, &builder)
+        let span = locate(&input, range.clone(), index, &builder)
             .map_err(|e| SourceError::reading(self, &e))?;
         let text: Box<dyn Read + Send> = Box::new(span.text(input));
         Ok(builder.origin(span.origin).build(text))
     }
 
-    /// `sources` with `range=(start, end)` applied: one file, read by that byte range.
+    /// `sources` with `range=(start, end)` applied: one file, read by that byte range,
+    /// from the marks of `index` (an index's text, as `planilla.index` gives it) if given.
     ///
     /// # Errors
     ///
-    /// A `ValueError` unless `sources` is one file and `start <= end`.
-    pub fn ranged(mut sources: Vec<Source>, range: Option<(u64, u64)>) -> PyResult<Vec<Source>> {
+    /// A `ValueError` unless `sources` is one file and `start <= end`, or for an index
+    /// that cannot be read, or one without a range.
+    pub fn ranged(
+        mut sources: Vec<Source>,
+        range: Option<(u64, u64)>,
+        index: Option<&str>,
+    ) -> PyResult<Vec<Source>> {
         let Some((start, end)) = range else {
+            if index.is_some() {
+                return Err(PyValueError::new_err(
+                    "index is for a range: give range= too",
+                ));
+            }
             return Ok(sources);
         };
+        let index = index
+            .map(|text| {
+                Index::from_text(text).map_err(|e| PyValueError::new_err(format!("bad index: {e}")))
+            })
+            .transpose()?
+            .map(Arc::new);
         if end < start {
             return Err(PyValueError::new_err(format!(
                 "bad range ({start}, {end}): the end is before the start"
@@ -137,7 +168,7 @@ impl Source {
                 let Source::File(path) = source.clone() else {
                     unreachable!()
                 };
-                *source = Source::Range(path, start..end);
+                *source = Source::Range(path, start..end, index);
                 Ok(sources)
             }
             _ => Err(PyValueError::new_err(
@@ -202,4 +233,28 @@ fn reason(e: &io::Error) -> String {
         Some(first) => first.to_lowercase().collect::<String>() + chars.as_str(),
         None => String::new(),
     }
+}
+
+/// Indexes a PGN file for byte ranges: the text of the index `planilla index` writes (where
+/// games start, at most a mebibyte apart, with their offsets, lines and numbers), to pass
+/// as `index=` with `range=`.
+///
+/// Raises `OSError` for a file that cannot be read, or that is compressed or UTF-16 (such
+/// a file is read whole).
+#[pyfunction]
+#[pyo3(signature = (path, *, encoding="auto"))]
+pub fn index(py: Python<'_>, path: PathBuf, encoding: &str) -> PyResult<String> {
+    let encoding = crate::options::encoding(encoding)?;
+    py.detach(|| -> Result<String, SourceError> {
+        let source = Source::File(path.clone());
+        let (input, size) = open_plain(&path).map_err(|message| SourceError {
+            kind: io::ErrorKind::InvalidInput,
+            message,
+        })?;
+        let builder = ReaderBuilder::new().encoding(encoding);
+        let index =
+            Index::build(input, size, &builder).map_err(|e| SourceError::reading(&source, &e))?;
+        Ok(index.to_text())
+    })
+    .map_err(PyErr::from)
 }

@@ -106,7 +106,7 @@ impl Findings {
 /// `summary` holds the totals (before, `None`). A file that cannot be read raises
 /// `OSError` when the iteration reaches it.
 #[pyfunction]
-#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None))]
+#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None, index=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 pub fn iter_check(
     source: &Bound<'_, PyAny>,
@@ -119,9 +119,10 @@ pub fn iter_check(
     shard: Option<&str>,
     archive: bool,
     range: Option<(u64, u64)>,
+    index: Option<&str>,
 ) -> PyResult<Findings> {
     let job = Job::new(
-        source, rules, lang, encoding, select, ignore, threads, shard, archive, range,
+        source, rules, lang, encoding, select, ignore, threads, shard, archive, range, index,
     )?;
     Ok(Findings {
         state: Mutex::new(State {

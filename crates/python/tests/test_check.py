@@ -220,3 +220,23 @@ def test_a_byte_range_is_the_binarys(tmp_path):
         planilla.check(b"1. e4 *", range=(0, 5))
     with pytest.raises(ValueError, match="the end is before the start"):
         planilla.check(path, range=(5, 1))
+
+
+def test_an_index_finds_a_range_as_reading_from_the_start_does(tmp_path):
+    """index() is `planilla index`'s text, and range= with index= gives what range= alone
+    gives on a file of several mebibytes (the index's marks past the start are used)."""
+    one = (ROOT / "corpora" / "check" / "draws.pgn").read_bytes()
+    path = tmp_path / "big.pgn"
+    path.write_bytes(one * ((3 << 20) // len(one) + 1))
+    text = planilla.index(path)
+    assert text == run(["index", "-o", "-", str(path)]).stdout.decode()
+    assert len(text.splitlines()) >= 5
+    size = path.stat().st_size
+    for start, end in [(0, size // 3), (size // 3, 2 * size // 3), (2 * size // 3, size)]:
+        plain = planilla.check(path, range=(start, end))
+        indexed = planilla.check(path, range=(start, end), index=text)
+        assert indexed.findings == plain.findings and indexed.summary == plain.summary
+    with pytest.raises(ValueError, match="index is for a range"):
+        planilla.check(path, index=text)
+    with pytest.raises(ValueError, match="bad index"):
+        planilla.check(path, range=(0, 10), index="nonsense")

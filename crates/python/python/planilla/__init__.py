@@ -4,7 +4,7 @@ The work is done by the Rust library crates of planilla (the extension module
 ``planilla._planilla``); this package only names what it offers. See docs/python.md.
 """
 
-from ._planilla import Findings, Fixed, Games, Report, check, convert, fix, games, iter_check
+from ._planilla import Findings, Fixed, Games, Report, check, convert, fix, games, index, iter_check
 
 __all__ = [
     "Findings",
@@ -15,5 +15,6 @@ __all__ = [
     "convert",
     "fix",
     "games",
+    "index",
     "iter_check",
 ]

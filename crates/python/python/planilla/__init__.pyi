@@ -102,6 +102,7 @@ def check(
     shard: Optional[str] = None,
     archive: bool = False,
     range: Optional[Tuple[int, int]] = None,
+    index: Optional[str] = None,
 ) -> Report:
     """Checks the games of ``source``; the findings in input order and the totals."""
 
@@ -117,6 +118,7 @@ def iter_check(
     shard: Optional[str] = None,
     archive: bool = False,
     range: Optional[Tuple[int, int]] = None,
+    index: Optional[str] = None,
 ) -> Findings:
     """``check``'s findings one at a time, a batch of games checked ahead; then ``summary``."""
 
@@ -148,5 +150,9 @@ def games(
     lang: str = "auto",
     encoding: str = "auto",
     range: Optional[Tuple[int, int]] = None,
+    index: Optional[str] = None,
 ) -> Games:
     """The games of ``source`` one at a time: tags, main line (SAN, UCI), findings."""
+
+def index(path: "os.PathLike[str]", *, encoding: str = "auto") -> str:
+    """The text of ``planilla index PATH``: where games start, for ``range=`` with ``index=``."""
