@@ -72,6 +72,16 @@ impl Move {
         }
     }
 
+    /// The same move on the mirrored board (see `Position::mirrored`): both squares
+    /// moved to the mirrored rank, the rest unchanged.
+    pub(crate) const fn mirrored(&self) -> Move {
+        Move {
+            from: self.from.mirrored(),
+            to: self.to.mirrored(),
+            ..*self
+        }
+    }
+
     /// The moving piece's square.
     #[inline]
     pub const fn from(&self) -> Square {
