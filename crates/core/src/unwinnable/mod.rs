@@ -28,7 +28,10 @@
 //!    (a few thousand at most): unwinnable when none is a mate.
 //! 7. Check chains: every move from here, then only checks, each quiet leaf proved
 //!    unwinnable by deduction.
-//! 8. A deep guided search (bishops led toward the mating corner, moves into statically
+//! 8. The closure of every reachable position again, with a larger bound: kings that
+//!    can wander for ever behind a wall defeat any depth-bounded search, but the set of
+//!    positions they can reach is small.
+//! 9. A deep guided search (bishops led toward the mating corner, moves into statically
 //!    dead positions pushed back) under a large global budget.
 //!
 //! What is left is [`Verdict::Undetermined`]: callers treat it as winnable, which is
@@ -118,7 +121,10 @@ pub struct Budget {
     pub closure_positions: usize,
     /// Rung 7: the longest chain of checks followed.
     pub check_chain_plies: u32,
-    /// Rung 8: nodes over all iterations of the deep search.
+    /// Rung 8: the most positions the closure of reachable positions may hold when
+    /// both sides move pieces.
+    pub wide_closure_positions: usize,
+    /// Rung 9: nodes over all iterations of the deep search.
     pub deep_search_nodes: u64,
 }
 
@@ -131,6 +137,7 @@ impl Default for Budget {
             probe_nodes: 1_000,
             closure_positions: 3_000,
             check_chain_plies: 16,
+            wide_closure_positions: 200_000,
             deep_search_nodes: 1 << 24,
         }
     }
@@ -262,7 +269,14 @@ impl Solver {
             None => {}
         }
 
-        // 8. A deep search guided by the saturated analysis.
+        // 8. The closure of every reachable position, larger: a helpmate search
+        // proves nothing where the pieces can wander for ever (a king free behind a
+        // wall), but the set of positions they can reach is often small.
+        if search::closure_has_no_mate(&pos, budget.wide_closure_positions, seen) {
+            return Verdict::Unwinnable;
+        }
+
+        // 9. A deep search guided by the saturated analysis.
         let mut analysis = deduction::Analysis::new(&pos);
         analysis.saturate();
         search.guide(ordering::Guide::new(&pos, analysis.steady()));

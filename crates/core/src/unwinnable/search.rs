@@ -333,14 +333,14 @@ pub(crate) fn closure_has_no_mate(
     let mut list = MoveList::new();
     while !frontier.is_empty() {
         for pos in &frontier {
-            if white_cannot_mate(pos) {
-                continue;
-            }
             pos.legal_moves_into(&mut list);
             if list.is_empty() {
                 if pos.turn() == Color::Black && pos.is_check() {
                     return false;
                 }
+                continue;
+            }
+            if white_cannot_mate(pos) {
                 continue;
             }
             for m in list.iter() {
