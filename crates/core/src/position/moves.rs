@@ -222,6 +222,11 @@ impl MoveList {
         }
     }
 
+    /// Sorts the moves by `key` (unstable: equal keys in any order).
+    pub(crate) fn sort_unstable_by_key<K: Ord>(&mut self, key: impl FnMut(&Move) -> K) {
+        self.moves[..self.len].sort_unstable_by_key(key);
+    }
+
     /// Keeps only the moves for which `keep` returns true.
     pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
         let mut j = 0;

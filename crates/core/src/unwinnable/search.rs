@@ -197,14 +197,16 @@ impl<'t> Search<'t> {
                 if entry.exhaustive && entry.finished {
                     return false;
                 }
-                if entry.iteration == self.iteration {
-                    // Met before in this iteration: on the line (a repetition) or
-                    // searched already. Within one iteration that ran without a cut,
-                    // every position reached is expanded once, which is enough.
+                if entry.iteration == self.iteration && entry.left >= left {
+                    // Met before in this iteration with as many plies left: on the line
+                    // (a repetition) or searched already. Within one iteration that ran
+                    // without a cut, every position reached is expanded, which is
+                    // enough. (Met with fewer plies left, it is searched again: a mate
+                    // beyond that horizon may be within this one.)
                     self.exhaustive = false;
                     return false;
                 }
-                if entry.left >= left {
+                if entry.iteration != self.iteration && entry.left >= left {
                     // Searched as deep in an earlier, cut iteration: not again, but
                     // this iteration can then prove nothing.
                     self.interrupted = true;
@@ -244,35 +246,29 @@ impl<'t> Search<'t> {
         }
         let outer_exhaustive = std::mem::replace(&mut self.exhaustive, true);
 
+        ordering::sort(&mut moves);
         let mut classes = [Class::Normal; MoveList::CAPACITY];
         ordering::classify(pos, &moves, self.guide.as_ref(), &mut classes);
-        // Rewarded moves first, punished ones last: the mate, when there is one, is
-        // usually found along the rewarded moves.
-        for wanted in [Class::Reward, Class::Normal, Class::Punish] {
-            for (m, &class) in moves.iter().zip(&classes) {
-                if class != wanted {
-                    continue;
-                }
-                self.iteration_nodes += 1;
-                if self.limit_reached() {
-                    self.interrupted = true;
-                    self.exhaustive = false;
-                    return false;
-                }
-                let next_depth = match class {
-                    Class::Reward => depth,
-                    Class::Punish => depth + 4,
-                    Class::Normal => depth + u8::from(!self.past_progress),
-                };
-                let saved_progress = self.past_progress;
-                self.past_progress = class == Class::Reward;
-                self.line.push(*m);
-                if self.helpmate(&pos.play(m), next_depth) {
-                    return true;
-                }
-                self.line.pop();
-                self.past_progress = saved_progress;
+        for (m, &class) in moves.iter().zip(&classes) {
+            self.iteration_nodes += 1;
+            if self.limit_reached() {
+                self.interrupted = true;
+                self.exhaustive = false;
+                return false;
             }
+            let next_depth = match class {
+                Class::Reward => depth,
+                Class::Punish => depth + 4,
+                Class::Normal => depth + u8::from(!self.past_progress),
+            };
+            let saved_progress = self.past_progress;
+            self.past_progress = class == Class::Reward;
+            self.line.push(*m);
+            if self.helpmate(&pos.play(m), next_depth) {
+                return true;
+            }
+            self.line.pop();
+            self.past_progress = saved_progress;
         }
 
         let exhaustive = self.exhaustive;
