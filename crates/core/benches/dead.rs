@@ -132,13 +132,14 @@ fn main() {
                 ];
                 (start.elapsed(), answer)
             };
-            let ((our_time, our_answer), (their_time, their_answer)) = if positions % 2 == 0 {
-                let a = run_ours();
-                (a, run_theirs())
-            } else {
-                let b = run_theirs();
-                (run_ours(), b)
-            };
+            let ((our_time, our_answer), (their_time, their_answer)) =
+                if positions.is_multiple_of(2) {
+                    let a = run_ours();
+                    (a, run_theirs())
+                } else {
+                    let b = run_theirs();
+                    (run_ours(), b)
+                };
             if labels {
                 let mark = |a: Option<bool>, c: char| match a {
                     Some(true) => c,

@@ -352,7 +352,7 @@ impl Analysis {
             let white_king_sq = white_king.first().unwrap_or(Square::A1);
             for t in targets {
                 if (self.reachable[white_king_sq.index()] & king_attacks(t)).any() {
-                    let guards = self.steady & self.board.by_color(Color::Black) - black_king;
+                    let guards = self.steady & (self.board.by_color(Color::Black) - black_king);
                     let guarded = any_square(guards, |guard| {
                         attacks(self.role(guard), Color::Black, guard, obstacles).contains(t)
                     });
@@ -453,7 +453,7 @@ impl Analysis {
             return false;
         }
         for mating_square in visited {
-            let escapes = king_attacks(mating_square) & region - visited;
+            let escapes = king_attacks(mating_square) & (region - visited);
             let (blockers, blockable) = self.blockers(escapes);
             let n = blockers.count().min(blockable.count());
             let mut mated = false;

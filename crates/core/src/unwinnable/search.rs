@@ -273,11 +273,9 @@ impl<'t> Search<'t> {
 
         let exhaustive = self.exhaustive;
         self.exhaustive &= outer_exhaustive;
-        if let Some(key) = key {
-            if let Some(entry) = self.table.map.get_mut(&key) {
-                entry.finished = true;
-                entry.exhaustive = exhaustive;
-            }
+        if let Some(entry) = key.and_then(|key| self.table.map.get_mut(&key)) {
+            entry.finished = true;
+            entry.exhaustive = exhaustive;
         }
         false
     }
