@@ -222,9 +222,22 @@ impl MoveList {
         }
     }
 
-    /// Sorts the moves by `key` (unstable: equal keys in any order).
-    pub(crate) fn sort_unstable_by_key<K: Ord>(&mut self, key: impl FnMut(&Move) -> K) {
-        self.moves[..self.len].sort_unstable_by_key(key);
+    /// Sorts the moves by `key`, stable, by insertion: the generator's lists are
+    /// nearly in order already for the keys this is used with, where insertion costs
+    /// about two key computations a move (a general sort computed the key at every
+    /// comparison, a quarter of the dead-position search's time).
+    pub(crate) fn sort_nearly_sorted_by_key(&mut self, key: impl Fn(&Move) -> u32) {
+        let moves = &mut self.moves[..self.len];
+        for i in 1..moves.len() {
+            let m = moves[i];
+            let k = key(&m);
+            let mut j = i;
+            while j > 0 && key(&moves[j - 1]) > k {
+                moves[j] = moves[j - 1];
+                j -= 1;
+            }
+            moves[j] = m;
+        }
     }
 
     /// Keeps only the moves for which `keep` returns true.

@@ -41,6 +41,9 @@ struct Entry {
 #[derive(Debug, Default)]
 pub(crate) struct Table {
     map: KeyMap<Entry>,
+    /// A move list per ply of the search, made once: a list made at every node cost a
+    /// clear of its 1.5 KB each time.
+    lists: Vec<MoveList>,
 }
 
 /// One helpmate search: budgets, the current line and the table.
@@ -219,9 +222,12 @@ impl<'t> Search<'t> {
             None
         };
 
-        let mut moves = MoveList::new();
-        pos.legal_moves_into(&mut moves);
-        if moves.is_empty() {
+        let ply = self.line.len();
+        if self.table.lists.len() <= ply {
+            self.table.lists.resize_with(ply + 1, MoveList::new);
+        }
+        pos.legal_moves_into(&mut self.table.lists[ply]);
+        if self.table.lists[ply].is_empty() {
             return pos.turn() == Color::Black && pos.is_check();
         }
         if white_cannot_mate(pos) {
@@ -246,10 +252,12 @@ impl<'t> Search<'t> {
         }
         let outer_exhaustive = std::mem::replace(&mut self.exhaustive, true);
 
-        ordering::sort(&mut moves);
-        let mut classes = [Class::Normal; MoveList::CAPACITY];
-        ordering::classify(pos, &moves, self.guide.as_ref(), &mut classes);
-        for (m, &class) in moves.iter().zip(&classes) {
+        ordering::sort(&mut self.table.lists[ply]);
+        let dark_corner = ordering::mates_on_dark_corner(pos);
+        for i in 0..self.table.lists[ply].len() {
+            // By index: the deeper plies use the lists after this one.
+            let m = self.table.lists[ply][i];
+            let class = ordering::classify(pos, &m, self.guide.as_ref(), dark_corner);
             self.iteration_nodes += 1;
             if self.limit_reached() {
                 self.interrupted = true;
@@ -263,8 +271,8 @@ impl<'t> Search<'t> {
             };
             let saved_progress = self.past_progress;
             self.past_progress = class == Class::Reward;
-            self.line.push(*m);
-            if self.helpmate(&pos.play(m), next_depth) {
+            self.line.push(m);
+            if self.helpmate(&pos.play(&m), next_depth) {
                 return true;
             }
             self.line.pop();

@@ -58,41 +58,36 @@ impl Guide {
 /// tuned to decide every position of its test files (with our generator's own order,
 /// two positions of `positions.txt` ran out of the deep search's budget).
 pub(crate) fn sort(moves: &mut MoveList) {
-    moves.sort_unstable_by_key(|m| {
-        let role = match m.role() {
-            Role::Pawn => 0,
-            Role::Knight => 1,
-            Role::Bishop => 2,
-            Role::Rook => 3,
-            Role::Queen => 4,
-            Role::King => 5,
-        };
+    moves.sort_nearly_sorted_by_key(|m| {
         let promotion = match m.promotion() {
             None | Some(Role::Queen) => 0,
             Some(Role::Knight) => 1,
             Some(Role::Rook) => 2,
             Some(_) => 3,
         };
-        (role << 16) | (m.from().index() << 10) | (m.to().index() << 4) | promotion
+        // Role's own order is the one wanted: pawn, knight, bishop, rook, queen, king.
+        ((m.role().index() as u32) << 16)
+            | ((m.from().index() as u32) << 10)
+            | ((m.to().index() as u32) << 4)
+            | promotion
     });
 }
 
-/// Classifies every move of `moves` into `classes` (same order).
+/// Classifies the move `m` of `pos`; `dark_corner` is [`mates_on_dark_corner`] of
+/// `pos`, computed once for all its moves.
+#[inline]
 pub(crate) fn classify(
     pos: &Position,
-    moves: &MoveList,
+    m: &Move,
     guide: Option<&Guide>,
-    classes: &mut [Class],
-) {
-    let dark_corner = mates_on_dark_corner(pos);
-    for (m, class) in moves.iter().zip(classes.iter_mut()) {
-        *class = if guide.is_some_and(|g| g.punishable.iter().any(|p| same_move(p, m))) {
-            Class::Punish
-        } else if pos.turn() == Color::White {
-            classify_white(m, guide, dark_corner)
-        } else {
-            classify_black(pos, m, guide, dark_corner)
-        };
+    dark_corner: bool,
+) -> Class {
+    if guide.is_some_and(|g| g.punishable.iter().any(|p| same_move(p, m))) {
+        Class::Punish
+    } else if pos.turn() == Color::White {
+        classify_white(m, guide, dark_corner)
+    } else {
+        classify_black(pos, m, guide, dark_corner)
     }
 }
 
@@ -154,7 +149,7 @@ fn classify_black(pos: &Position, m: &Move, guide: Option<&Guide>, dark_corner: 
 /// Whether White mates in the dark corner (h8) rather than the light one (a8): the
 /// corner its bishops can cover, or, without White bishops, the one Black's bishops
 /// can block.
-fn mates_on_dark_corner(pos: &Position) -> bool {
+pub(crate) fn mates_on_dark_corner(pos: &Position) -> bool {
     let board = pos.board();
     let bishops = board.by_role(Role::Bishop);
     let white = bishops & board.by_color(Color::White);
