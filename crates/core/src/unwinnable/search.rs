@@ -107,6 +107,11 @@ impl<'t> Search<'t> {
         self.node_limit = node_limit;
         self.use_table = use_table;
         self.table.map.clear();
+        // A deep search leaves a table of millions of slots, and clearing it costs a
+        // pass over them: after one, every later question would pay for it.
+        if self.table.map.capacity() > 1 << 16 {
+            self.table.map.shrink_to(1 << 12);
+        }
         self.total_nodes += self.iteration_nodes;
         self.iteration_nodes = 0;
         self.deepening_nodes = 0;
