@@ -44,8 +44,13 @@
 //! mirrored back.
 //!
 //! [`quick`] is the cheap filter a game replay can afford after every move: a few
-//! bitboard operations that settle nearly every position of a real game, and send only
-//! blocked or nearly bare positions to the solver.
+//! bitboard operations that settle open positions with material to spare and material
+//! that can never mate, and send blocked or nearly bare positions to the solver. (How
+//! much of a real game it settles is still to be measured when the validator uses it.)
+//!
+//! The searches try moves in the order of the `chess` crate's generator, under which
+//! CHA's budgets were tuned (`search/ordering.rs` says why), and their transposition table never
+//! turns a depth cut into a proof of "no mate".
 //!
 //! ```
 //! use planilla_core::unwinnable::{Solver, Verdict};

@@ -1,6 +1,5 @@
-//! The cheap filter: a few bitboard operations that settle nearly every position of a
-//! real game, so that a replay can ask after every move and send only blocked or nearly
-//! bare positions to the [`super::Solver`].
+//! The cheap filter: a few bitboard operations, so that a replay can ask after every
+//! move and send only blocked or nearly bare positions to the [`super::Solver`].
 
 use crate::bitboard::Bitboard;
 use crate::position::{Board, Position};

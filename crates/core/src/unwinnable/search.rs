@@ -303,25 +303,29 @@ pub(crate) fn white_cannot_mate(pos: &Position) -> bool {
 /// Which sides (by colour index) were never seen moving anything but pawns in a
 /// depth-first walk of at most `max_nodes` moves from `pos`.
 pub(crate) fn sides_moving_only_pawns(pos: &Position, max_nodes: u64) -> [bool; 2] {
-    fn walk(pos: &Position, seen: &mut [bool; 2], nodes: &mut u64, max_nodes: u64) -> bool {
-        let mut list = MoveList::new();
-        pos.legal_moves_into(&mut list);
-        for m in list.iter() {
-            if m.role() != Role::Pawn {
-                seen[pos.turn().index()] = true;
-            }
-            *nodes += 1;
-            if *nodes >= max_nodes || seen.iter().all(|&s| s) {
-                return true;
-            }
-            if walk(&pos.play(m), seen, nodes, max_nodes) {
-                return true;
-            }
-        }
-        false
-    }
+    // Depth first, as a recursion would walk it, on a stack of our own: the walk may go
+    // as deep as it has nodes, too deep for a thread's stack with a move list a ply.
     let mut seen = [false; 2];
-    walk(pos, &mut seen, &mut 0, max_nodes);
+    let mut nodes = 0;
+    let mut stack = vec![(*pos, pos.legal_moves(), 0usize)];
+    while let Some((pos, moves, next)) = stack.last_mut() {
+        let Some(&m) = moves.get(*next) else {
+            stack.pop();
+            continue;
+        };
+        *next += 1;
+        let pos = *pos;
+        if m.role() != Role::Pawn {
+            seen[pos.turn().index()] = true;
+        }
+        nodes += 1;
+        if nodes >= max_nodes || seen.iter().all(|&s| s) {
+            break;
+        }
+        let after = pos.play(&m);
+        let moves = after.legal_moves();
+        stack.push((after, moves, 0));
+    }
     [!seen[0], !seen[1]]
 }
 
