@@ -227,12 +227,9 @@ impl<'t> Search<'t> {
             None
         };
 
-        let ply = self.line.len();
-        if self.table.lists.len() <= ply {
-            self.table.lists.resize_with(ply + 1, MoveList::new);
-        }
-        pos.legal_moves_into(&mut self.table.lists[ply]);
-        if self.table.lists[ply].is_empty() {
+        // Whether a move exists, without listing them: most nodes are leaves at the
+        // depth limit, which need only that (a mate ends the search there too).
+        if !pos.has_legal_moves() {
             return pos.turn() == Color::Black && pos.is_check();
         }
         if white_cannot_mate(pos) {
@@ -243,6 +240,11 @@ impl<'t> Search<'t> {
             self.exhaustive = false;
             return false;
         }
+        let ply = self.line.len();
+        if self.table.lists.len() <= ply {
+            self.table.lists.resize_with(ply + 1, MoveList::new);
+        }
+        pos.legal_moves_into(&mut self.table.lists[ply]);
 
         if let Some(key) = key {
             self.table.map.insert(
