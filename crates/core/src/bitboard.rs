@@ -187,6 +187,15 @@ impl Sub for Bitboard {
     }
 }
 
+impl Sub<Square> for Bitboard {
+    type Output = Bitboard;
+    /// The set without `sq`.
+    #[inline]
+    fn sub(self, rhs: Square) -> Bitboard {
+        Bitboard(self.0 & !(1 << rhs.index()))
+    }
+}
+
 impl Not for Bitboard {
     type Output = Bitboard;
     #[inline]

@@ -28,6 +28,7 @@ pub mod perft;
 mod position;
 pub mod san;
 mod types;
+pub mod unwinnable;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

@@ -427,6 +427,26 @@ impl Position {
         next
     }
 
+    /// The position seen from the other side: the placement mirrored rank for rank with
+    /// the colours swapped, the other side to move, castling rights and the en-passant
+    /// square mirrored, the counters kept. A mate by one colour in a position is a mate
+    /// by the other in its mirror, so the dead-position analysis, written for White as
+    /// the side that mates, answers for Black through it.
+    pub(crate) fn mirrored(&self) -> Position {
+        Position {
+            board: self.board.mirrored(),
+            turn: self.turn.other(),
+            castling_rights: Bitboard(self.castling_rights.0.swap_bytes()),
+            ep_square: self.ep_square.map(Square::mirrored),
+            halfmove_clock: self.halfmove_clock,
+            fullmoves: self.fullmoves,
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            piece_key: 0,
+        }
+        .with_keys()
+    }
+
     /// Whether the side to move is checkmated.
     pub fn is_checkmate(&self) -> bool {
         self.is_check() && !self.has_legal_moves()

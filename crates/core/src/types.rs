@@ -344,6 +344,12 @@ impl Square {
         Square(index as u8 & 63)
     }
 
+    /// The square on the same file and the mirrored rank (a1 and a8 swap).
+    #[inline]
+    pub(crate) const fn mirrored(self) -> Square {
+        Square(self.0 ^ 56)
+    }
+
     /// The square on `file` and `rank`.
     #[inline]
     pub const fn from_coords(file: File, rank: Rank) -> Square {

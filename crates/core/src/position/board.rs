@@ -117,6 +117,17 @@ impl Board {
         self.by_color[piece.color.index()].discard(sq);
     }
 
+    /// The placement seen from the other side: every piece moved to the same file on
+    /// the mirrored rank (rank 1 becomes rank 8) and its colour swapped. The
+    /// dead-position analysis reasons for White alone and asks about Black through it.
+    pub(crate) fn mirrored(&self) -> Board {
+        let flip = |b: Bitboard| Bitboard(b.0.swap_bytes());
+        Board {
+            by_role: self.by_role.map(flip),
+            by_color: [flip(self.by_color[1]), flip(self.by_color[0])],
+        }
+    }
+
     /// Pieces of `attacker` that attack `sq`, given the occupied squares.
     #[inline]
     pub fn attackers(&self, sq: Square, attacker: Color, occupied: Bitboard) -> Bitboard {
