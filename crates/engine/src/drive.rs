@@ -1,4 +1,4 @@
-//! The loop over the sources that `check` and `convert` share: each source is opened,
+//! The loop over the sources that `check`, `convert` and `fix` share: each source is opened,
 //! its games are read and worked on in parallel, and the results are handed to the
 //! caller in input order, source after source.
 //!
