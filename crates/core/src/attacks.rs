@@ -13,7 +13,8 @@ use crate::types::{Color, Square};
 
 const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
-const KNIGHT_DELTAS: [(i32, i32); 8] = [
+/// The knight's eight jumps as (file, rank) steps.
+pub(crate) const KNIGHT_DELTAS: [(i32, i32); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),

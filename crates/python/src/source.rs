@@ -140,7 +140,7 @@ impl Source {
     /// A `ValueError` unless `sources` is one file and `start <= end`, or for an index
     /// that cannot be read, or one without a range.
     pub fn ranged(
-        mut sources: Vec<Source>,
+        sources: Vec<Source>,
         range: Option<(u64, u64)>,
         index: Option<&str>,
     ) -> PyResult<Vec<Source>> {
@@ -163,14 +163,8 @@ impl Source {
                 "bad range ({start}, {end}): the end is before the start"
             )));
         }
-        match sources.as_mut_slice() {
-            [source @ Source::File(_)] => {
-                let Source::File(path) = source.clone() else {
-                    unreachable!()
-                };
-                *source = Source::Range(path, start..end, index);
-                Ok(sources)
-            }
+        match &sources[..] {
+            [Source::File(path)] => Ok(vec![Source::Range(path.clone(), start..end, index)]),
             _ => Err(PyValueError::new_err(
                 "range reads one file: give one path (not text, nor a list)",
             )),

@@ -43,7 +43,8 @@ pub fn convert_round_trip(data: &[u8], what: &str) {
     let _ = Game::from_bytes(target.as_bytes(), Encoding::Utf8);
 }
 
-fn games(input: &[u8]) -> Vec<Game> {
+/// The games of `input`, as the default reader reads them.
+pub(crate) fn games(input: &[u8]) -> Vec<Game> {
     let mut reader = Reader::new(input);
     let mut out = Vec::new();
     let mut game = Game::new();

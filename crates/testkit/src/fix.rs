@@ -1,8 +1,9 @@
 //! What `fix` promises on any input.
 
+use crate::convert::games;
 use planilla_converter::{FixOptions, Fixer};
 use planilla_core::san::Lang;
-use planilla_parser::{Game, Joiner, Reader};
+use planilla_parser::Joiner;
 use planilla_validator::{Checker, Config, Rules, RulesChoice, Severity};
 
 /// The options a selector byte chooses: bit 0 `--repair`, bit 1 a `--to` language (bits
@@ -47,13 +48,13 @@ pub struct FixTally {
 ///
 /// On the first broken promise.
 pub fn fix_properties(input: &[u8], options: FixOptions, what: &str) -> FixTally {
-    let games = read(input);
+    let input_games = games(input);
     let mut fixer = Fixer::new(options);
     let (mut out, mut rejects) = (Vec::new(), Vec::new());
     let (mut out_joiner, mut rejects_joiner) = (Joiner::new(), Joiner::new());
     let mut rejected = Vec::new();
     let mut written = Vec::new();
-    for game in &games {
+    for game in &input_games {
         let fixed = fixer.fix(game);
         match fixed.rejected {
             Some(raw) => {
@@ -69,7 +70,7 @@ pub fn fix_properties(input: &[u8], options: FixOptions, what: &str) -> FixTally
     let shown = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
 
     // Each file reads back as its games, each with its bytes.
-    let read_back: Vec<Vec<u8>> = read(&out).iter().map(|g| g.bytes().to_vec()).collect();
+    let read_back: Vec<Vec<u8>> = games(&out).iter().map(|g| g.bytes().to_vec()).collect();
     assert!(
         read_back == written,
         "{what}: the output does not read back as the games written ({} read, {} written): {:?}",
@@ -77,7 +78,7 @@ pub fn fix_properties(input: &[u8], options: FixOptions, what: &str) -> FixTally
         written.len(),
         shown(&out)
     );
-    let rejects_back: Vec<Vec<u8>> = read(&rejects).iter().map(|g| g.bytes().to_vec()).collect();
+    let rejects_back: Vec<Vec<u8>> = games(&rejects).iter().map(|g| g.bytes().to_vec()).collect();
     assert!(
         rejects_back == rejected,
         "{what}: the rejects do not read back as the games rejected ({} read, {} rejected): {:?}",
@@ -85,12 +86,12 @@ pub fn fix_properties(input: &[u8], options: FixOptions, what: &str) -> FixTally
         rejected.len(),
         shown(&rejects)
     );
-    assert_eq!(games.len(), written.len() + rejected.len());
+    assert_eq!(input_games.len(), written.len() + rejected.len());
 
     // `check` finds no error in the output, and `fix` finds nothing to do. Output written
     // in a language asked for is read in it: Dutch `Pc3` (a knight) and Spanish `Pc3` (a
     // pawn) may both replay, and the language detected would be Spanish.
-    let output = read(&out);
+    let output = games(&out);
     let lang = options.to.or(options.from);
     let mut checker = Checker::new(Config {
         rules: options.rules,
@@ -132,23 +133,9 @@ pub fn fix_properties(input: &[u8], options: FixOptions, what: &str) -> FixTally
         shown(&text)
     );
     FixTally {
-        games: games.len() as u64,
+        games: input_games.len() as u64,
         written: written.len() as u64,
         rejected: rejected.len() as u64,
         separators: out_joiner.separators() + rejects_joiner.separators(),
     }
-}
-
-/// The games of `input`, as the default reader reads them.
-fn read(input: &[u8]) -> Vec<Game> {
-    let mut reader = Reader::new(input);
-    let mut games = Vec::new();
-    let mut game = Game::new();
-    while reader
-        .read_game(&mut game)
-        .expect("reading from a slice cannot fail")
-    {
-        games.push(game.clone());
-    }
-    games
 }

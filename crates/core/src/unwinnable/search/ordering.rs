@@ -198,16 +198,7 @@ fn king_distance(a: Square, b: Square) -> u8 {
 static KNIGHT_DISTANCE: [[u8; 64]; 64] = knight_distances();
 
 const fn knight_distances() -> [[u8; 64]; 64] {
-    const JUMPS: [(i32, i32); 8] = [
-        (1, 2),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ];
+    const JUMPS: [(i32, i32); 8] = crate::attacks::KNIGHT_DELTAS;
     let mut table = [[u8::MAX; 64]; 64];
     let mut from = 0;
     while from < 64 {
