@@ -1,118 +1,175 @@
-"""planilla check over a corpus on Spark: one task per file, or per shard of a large
-file, each task running the planilla Python package; the findings are written as
+"""planilla check over a corpus on Spark: one task per file, or per byte range of a large
+plain file, each running the planilla Python package; the findings are written as
 Parquet (one row per finding, the columns of `planilla check --format jsonl`) and the
 summary is printed as the JSON Lines summary line.
 
-    spark-submit scripts/spark/check_corpus.py --output findings.parquet games/*.pgn
+    spark-submit scripts/spark/check_corpus.py --output findings.parquet INPUT...
 
-A plain file larger than --shard-bytes is split into ceil(size / shard-bytes) byte
-ranges, one task each (`range=(start, end)`, docs/cli.md "Byte ranges"): the driver
-indexes the file once (`planilla.index`) and every task reads about its own range, so the
-tasks' findings are the file's, numbered as in the whole file. A compressed file is one
-task. The paths must be readable by every executor (a shared or mounted file system).
-See docs/scale.md.
+An INPUT is a path or a URI (`file://`, `s3://`, `gs://`, `hdfs://`, ...: whatever
+`pyarrow.fs` opens where the job runs), of a file or of a directory, searched
+recursively for `*.pgn`, `*.pgn.zst`, `*.pgn.gz` and `*.pgn.bz2` as `planilla check`
+searches one (hidden names left out). The driver lists the files and their sizes: a
+plain file larger than --split-bytes is split into byte ranges (`range=(start, end)`,
+docs/cli.md "Byte ranges"), indexed once on the driver (`planilla.index`) so that each
+task reads about its own range and numbers its findings as the whole file numbers them;
+a compressed file (known by its first bytes) is one task. Findings reach Spark as Arrow
+record batches (`mapInArrow` over `planilla.check_arrow`), and the summary is counted
+as they are written (an `Observation`), so the findings are made once. See
+docs/scale.md.
 """
 
 import argparse
 import json
 import math
 import os
+import posixpath
 import sys
 
-from pyspark.sql import SparkSession
-from pyspark.sql.types import (
-    ArrayType,
-    IntegerType,
-    LongType,
-    StringType,
-    StructField,
-    StructType,
-)
-
-# The JSON Lines fields of a finding, in order, with their Parquet types.
-FINDING_SCHEMA = StructType(
-    [
-        StructField("type", StringType(), False),
-        StructField("file", StringType(), False),
-        StructField("game", LongType(), False),
-        StructField("ply", IntegerType(), True),
-        StructField("line", LongType(), False),
-        StructField("column", LongType(), False),
-        StructField("severity", StringType(), False),
-        StructField("code", StringType(), False),
-        StructField("move", StringType(), True),
-        StructField("message", StringType(), False),
-        StructField("fen", StringType(), True),
-        StructField("variation", ArrayType(IntegerType(), False), False),
-    ]
-)
+# The first bytes of zstd, gzip and bzip2 data, which the package decodes as it reads.
+COMPRESSED = (b"\x28\xb5\x2f\xfd", b"\x1f\x8b", b"BZh")
+# What a directory search takes, as `planilla check` takes it.
+SUFFIXES = (".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2")
 COUNTS = ("games", "plies", "errors", "warnings", "notes")
+# The columns of the job's Arrow batches: a finding's (planilla.check_arrow's schema, the
+# fields of a `--format jsonl` line), then the counts, set on the one summary row each task
+# adds (type "summary"), which is counted and never written.
+FINDING_COLUMNS = (
+    "type string, file string, game bigint, ply int, line bigint, column bigint, "
+    "severity string, code string, move string, message string, fen string, "
+    "variation array<int>"
+)
+BATCH_COLUMNS = FINDING_COLUMNS + "".join(f", {c} bigint" for c in COUNTS)
 
 
 def arguments(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("paths", nargs="+", help="PGN files (plain text)")
-    parser.add_argument("--output", required=True, help="where the Parquet findings go")
-    parser.add_argument("--shard-bytes", type=int, default=64 << 20,
+    parser.add_argument("inputs", nargs="+", metavar="INPUT", help="PGN files or directories: paths or URIs")
+    parser.add_argument("--output", required=True, help="where the Parquet findings go (a path or any URI Spark writes)")
+    parser.add_argument("--split-bytes", "--shard-bytes", dest="split_bytes", type=int, default=64 << 20,
                         help="split plain files larger than this into byte ranges (default 64 MiB)")
     parser.add_argument("--rules", default="fide-2023")
     parser.add_argument("--lang", default="auto")
     parser.add_argument("--encoding", default="auto")
     parser.add_argument("--select", default=None, help="comma-separated codes")
     parser.add_argument("--ignore", default=None, help="comma-separated codes")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.split_bytes < 1:
+        parser.error("--split-bytes must be at least 1")
+    return args
 
 
-# The first bytes of zstd, gzip and bzip2 data, which the package decodes as it reads.
-COMPRESSED = (b"\x28\xb5\x2f\xfd", b"\x1f\x8b", b"BZh")
+def filesystem(name):
+    """The pyarrow file system of an input, and its path there: a URI through
+    `pyarrow.fs`, a plain path on the local file system."""
+    from pyarrow import fs
+
+    if "://" in name:
+        return fs.FileSystem.from_uri(name)
+    return fs.LocalFileSystem(), os.path.abspath(name)
 
 
-def compressed(path):
+def is_local(files):
+    from pyarrow import fs
+
+    return isinstance(files, fs.LocalFileSystem)
+
+
+def listed(name):
+    """The files an input names, sorted, each as (name, size): a file is itself; a
+    directory's PGN files are named by the input joined with their path below it."""
+    from pyarrow import fs
+
+    files, path = filesystem(name)
+    info = files.get_file_info(path)
+    if info.type == fs.FileType.NotFound:
+        raise FileNotFoundError(f"{name}: no such file or directory")
+    if info.type != fs.FileType.Directory:
+        return [(name, info.size)]
+    found = []
+    for entry in files.get_file_info(fs.FileSelector(path, recursive=True)):
+        below = posixpath.relpath(entry.path, path)
+        hidden = any(part.startswith(".") for part in below.split("/"))
+        if entry.type == fs.FileType.File and entry.path.endswith(SUFFIXES) and not hidden:
+            found.append((name.rstrip("/") + "/" + below, entry.size))
+    if not found:
+        raise FileNotFoundError(f"{name}: no PGN files (*.pgn, *.pgn.zst, *.pgn.gz, *.pgn.bz2)")
+    return sorted(found)
+
+
+def compressed(name):
     """Whether the file holds compressed data (known by its first bytes, as planilla
-    knows it): one unit, which every shard would have to decode whole."""
-    with open(path, "rb") as f:
+    knows it): one unit, which no range could enter in the middle."""
+    files, path = filesystem(name)
+    with files.open_input_file(path) as f:
         return f.read(4).startswith(COMPRESSED)
 
 
-def tasks(paths, shard_bytes):
-    """One task per file, or per byte range of a plain file over shard_bytes:
-    (path, (start, end) or None). A compressed file is one task whatever its size."""
+def tasks(inputs, split_bytes):
+    """The job's tasks: (name, start, end) per byte range of a plain file over
+    split_bytes, (name, None, None) per other file, in input order."""
     out = []
-    for path in paths:
-        size = os.path.getsize(path)
-        n = 1 if compressed(path) else max(1, math.ceil(size / shard_bytes))
+    for name, size in (entry for given in inputs for entry in listed(given)):
+        n = 1 if compressed(name) else max(1, math.ceil(size / split_bytes))
         if n == 1:
-            out.append((path, None))
+            out.append((name, None, None))
         else:
-            out += [(path, (k * size // n, (k + 1) * size // n)) for k in range(n)]
+            out += [(name, k * size // n, (k + 1) * size // n) for k in range(n)]
     return out
 
 
-def indexes(work):
-    """The index of every file split into ranges, made once on the driver: path -> text."""
+def source(name):
+    """What the package reads for an input: a local file by its path (read by the
+    engine itself, at offsets for a range), any other through pyarrow.fs as a file
+    object (read at offsets for a range too)."""
     from pathlib import Path
+
+    files, path = filesystem(name)
+    return Path(path) if is_local(files) else files.open_input_file(path)
+
+
+def indexes(work, encoding):
+    """The index of every file split into ranges, made once on the driver (one pass at
+    the splitter's speed): name -> text."""
+    import planilla
+
+    split = sorted({name for name, start, _ in work if start is not None})
+    return {name: planilla.index(source(name), encoding=encoding) for name in split}
+
+
+def check_tasks(batches, options, indexes):
+    """Runs in an executor over its tasks (Arrow batches of `name, start, end` rows):
+    each task's findings as Arrow batches named by its input, then a summary row."""
+    import pyarrow as pa
 
     import planilla
 
-    split = sorted({path for path, rng in work if rng is not None})
-    return {path: planilla.index(Path(path)) for path in split}
-
-
-def check_task(task, options, indexes):
-    """Runs in an executor: the task's findings and counts."""
-    from pathlib import Path
-
-    import planilla
-
-    path, rng = task
-    # A str would be read as PGN text: a path is a Path.
-    ranged = {"range": rng, "index": indexes[path]} if rng is not None else {}
-    report = planilla.check(Path(path), threads=1, **ranged, **options)
-    return report.findings, report.summary
+    schema = None
+    for tasks_batch in batches:
+        for task in tasks_batch.to_pylist():
+            name, start = task["name"], task["start"]
+            ranged = {} if start is None else {"range": (start, task["end"]), "index": indexes[name]}
+            findings = planilla.check_arrow(source(name), threads=1, **ranged, **options)
+            if schema is None:
+                # Every column may be null: the summary rows have no finding.
+                fields = [f.with_nullable(True) for f in findings.schema]
+                schema = pa.schema(fields + [pa.field(c, pa.int64()) for c in COUNTS])
+            for batch in findings:
+                n = batch.num_rows
+                columns = batch.columns
+                # Named as given (a URI stays a URI; a path, as the binary names it).
+                columns[1] = pa.repeat(name, n).cast(pa.string())
+                nulls = [pa.nulls(n, pa.int64()) for _ in COUNTS]
+                yield pa.RecordBatch.from_arrays(columns + nulls, schema=schema)
+            summary = findings.summary
+            row = {"type": "summary", "file": name, **{c: summary[c] for c in COUNTS}}
+            yield pa.RecordBatch.from_pylist([row], schema=schema)
 
 
 def run(spark, args):
     """Checks the corpus; returns the summary (a dict, as the JSON Lines summary line)."""
+    from pyspark.sql import Observation
+    from pyspark.sql import functions as F
+
     split = lambda codes: codes.split(",") if codes else None
     options = {
         "rules": args.rules,
@@ -121,24 +178,31 @@ def run(spark, args):
         "select": split(args.select),
         "ignore": split(args.ignore),
     }
-    work = tasks(args.paths, args.shard_bytes)
+    work = tasks(args.inputs, args.split_bytes)
     # The indexes go to the executors once each, not once a task.
-    shared = spark.sparkContext.broadcast(indexes(work))
-    results = (
-        spark.sparkContext.parallelize(work, len(work))
-        .map(lambda task: check_task(task, options, shared.value))
-        .cache()
+    shared = spark.sparkContext.broadcast(indexes(work, args.encoding))
+    # One task a partition, in input order.
+    tasks_frame = spark.sparkContext.parallelize(work, len(work)).toDF("name string, start bigint, end bigint")
+    batches = tasks_frame.mapInArrow(lambda it: check_tasks(it, options, shared.value), BATCH_COLUMNS)
+    totals = Observation("planilla summary")
+    observed = batches.observe(
+        totals,
+        F.count(F.when(F.col("type") == "summary", 1)).alias("tasks"),
+        *(F.coalesce(F.sum(c), F.lit(0)).alias(c) for c in COUNTS),
     )
-    findings = results.flatMap(lambda result: result[0])
-    spark.createDataFrame(findings, FINDING_SCHEMA).write.mode("overwrite").parquet(args.output)
-    counts = results.map(lambda result: [result[1][c] for c in COUNTS]).reduce(
-        lambda a, b: [x + y for x, y in zip(a, b)]
-    )
-    results.unpersist()
-    return {"type": "summary", "files": len(args.paths), **dict(zip(COUNTS, counts))}
+    columns = [c.split(" ")[0] for c in FINDING_COLUMNS.split(", ")]
+    findings = observed.filter(F.col("type") == "finding").select(*columns)
+    findings.write.mode("overwrite").parquet(args.output)
+    counted = totals.get
+    if counted["tasks"] != len(work):
+        raise RuntimeError(f"{counted['tasks']} of {len(work)} tasks were counted")
+    files = len({name for name, _, _ in work})
+    return {"type": "summary", "files": files, **{c: counted[c] for c in COUNTS}}
 
 
 def main(argv):
+    from pyspark.sql import SparkSession
+
     args = arguments(argv)
     spark = SparkSession.builder.appName("planilla check").getOrCreate()
     try:

@@ -52,38 +52,93 @@ def as_key(record):
     return json.dumps({**record, "variation": list(record["variation"])})
 
 
-@pytest.mark.parametrize("shard_bytes,options", [
+def job(spark, tmp_path, inputs, *options):
+    """The job's summary and its Parquet rows (as dicts), run in local mode."""
+    out = tmp_path / "findings.parquet"
+    summary = check_corpus.run(spark, check_corpus.arguments(["--output", str(out), *options, *inputs]))
+    return summary, [row.asDict() for row in spark.read.parquet(str(out)).collect()]
+
+
+def same_findings(rows, expected, names=None):
+    """The Parquet rows are the binary's findings, finding for finding, global numbers
+    included (the file named by `names`' mapping where the job was given URIs)."""
+    names = names or {}
+    keys = Counter(as_key({**r, "file": names.get(r["file"], r["file"])}) for r in rows)
+    assert keys == Counter(as_key(r) for r in expected)
+
+
+@pytest.mark.parametrize("split_bytes,options", [
     (64 << 20, []),
-    # Shards of 512 KiB: the larger real files are split across tasks.
+    # Ranges of 512 KiB: the larger real files are split across tasks.
     (512 << 10, ["--ignore", "missing-tag"]),
 ])
-def test_the_parquet_findings_are_the_binary_s(spark, tmp_path, shard_bytes, options):
+def test_the_parquet_findings_are_the_binary_s(spark, tmp_path, split_bytes, options):
     assert len(REAL) >= 7, "the shared real corpus is missing"
     paths = [str(p) for p in REAL]
-    args = check_corpus.arguments(
-        ["--output", str(tmp_path / "findings.parquet"), "--shard-bytes", str(shard_bytes), *options, *paths]
-    )
-    assert len(check_corpus.tasks(paths, shard_bytes)) >= len(paths)
-    summary = check_corpus.run(spark, args)
-    rows = spark.read.parquet(str(tmp_path / "findings.parquet")).collect()
+    work = check_corpus.tasks(paths, split_bytes)
+    assert len(work) >= len(paths) + (5 if split_bytes < 1 << 20 else 0)
+    summary, rows = job(spark, tmp_path, paths, "--split-bytes", str(split_bytes), *options)
     expected = cli(options + paths)
     assert summary == expected[-1]
-    assert Counter(as_key(row.asDict()) for row in rows) == Counter(as_key(r) for r in expected[:-1])
+    same_findings(rows, expected[:-1])
     assert len(rows) == len(expected) - 1 > 100
 
 
-def test_a_compressed_file_is_one_task_read_as_the_binary_reads_it(spark, tmp_path):
-    """A gzip file, whatever its size, is one task, decoded by the package as the binary
-    decodes it: the same findings, numbers included."""
+def test_compressed_files_given_as_uris_are_one_task_each(spark, tmp_path):
+    """A zstd file and a gzip file given as file:// URIs are one task each whatever their
+    size, decoded by the package as the binary decodes them: the same findings, numbers
+    included, named by their URIs."""
     import gzip
 
+    import pyarrow as pa
+
     source = next(p for p in REAL if p.name == "twic0920.pgn")
-    path = tmp_path / "twic0920.pgn.gz"
-    path.write_bytes(gzip.compress(source.read_bytes()))
-    assert check_corpus.tasks([str(path)], 1024) == [(str(path), None)]
-    args = check_corpus.arguments(["--output", str(tmp_path / "gz.parquet"), "--shard-bytes", "1024", str(path)])
-    summary = check_corpus.run(spark, args)
-    rows = spark.read.parquet(str(tmp_path / "gz.parquet")).collect()
-    expected = cli([str(path)])
+    gz = tmp_path / "twic0920.pgn.gz"
+    gz.write_bytes(gzip.compress(source.read_bytes()))
+    zst = tmp_path / "twic0920.pgn.zst"
+    with pa.CompressedOutputStream(str(zst), "zstd") as out:
+        out.write(source.read_bytes())
+    assert zst.read_bytes().startswith(check_corpus.COMPRESSED[0])
+    uris = [p.as_uri() for p in (zst, gz)]
+    assert check_corpus.tasks(uris, 1024) == [(u, None, None) for u in uris]
+    summary, rows = job(spark, tmp_path, uris, "--split-bytes", "1024")
+    expected = cli([str(zst), str(gz)])
     assert summary == expected[-1]
-    assert Counter(as_key(row.asDict()) for row in rows) == Counter(as_key(r) for r in expected[:-1])
+    same_findings(rows, expected[:-1], {u: str(p) for u, p in zip(uris, (zst, gz))})
+
+
+def test_a_directory_uri_is_searched_as_the_binary_searches_it(spark, tmp_path):
+    """A directory given as a file:// URI: its PGN files (not hidden ones, not other
+    names), split into ranges, each named by the URI joined with its path."""
+    corpus = tmp_path / "corpus"
+    (corpus / "sub").mkdir(parents=True)
+    (corpus / ".hidden").mkdir()
+    real = {p.name: p for p in REAL}
+    for name, where in [("twic0920.pgn", corpus / "sub"), ("dortmund.pgn", corpus), ("Carlsen.pgn", corpus / ".hidden")]:
+        (where / name).write_bytes(real[name].read_bytes())
+    (corpus / "notes.txt").write_text("not PGN")
+    summary, rows = job(spark, tmp_path, [corpus.as_uri()], "--split-bytes", str(256 << 10))
+    expected = cli([str(corpus)])
+    names = {corpus.as_uri() + "/" + str(p.relative_to(corpus)): str(p)
+             for p in (corpus / "dortmund.pgn", corpus / "sub" / "twic0920.pgn")}
+    assert summary == expected[-1]
+    assert summary["files"] == 2
+    same_findings(rows, expected[:-1], names)
+
+
+def test_a_200_mb_file_in_ranges_is_the_whole_file(spark, tmp_path):
+    """The bench file (the real files repeated to 200 MB, target/bench/real-200mb.pgn,
+    built as `scripts/bench` builds it when missing) in 10 ranges, most cut inside
+    games: the whole file's findings and numbers."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import bench
+
+    big = ROOT / "target" / "bench" / "real-200mb.pgn"
+    bench.build_corpus(str(ROOT.parent / "shared" / "corpora"), big, bench.CORPUS_MIN)
+    split = -(-big.stat().st_size // 10)
+    assert len(check_corpus.tasks([str(big)], split)) == 10
+    summary, rows = job(spark, tmp_path, [str(big)], "--split-bytes", str(split))
+    expected = cli(["-j2", str(big)])
+    assert summary == expected[-1]
+    assert summary["games"] > 190_000
+    same_findings(rows, expected[:-1])

@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+mod arrow;
 mod games;
 mod options;
 mod py_values;
@@ -31,6 +32,8 @@ use pyo3::prelude::*;
 /// planilla: validate and convert chess game records (PGN) in any notation language.
 #[pymodule]
 mod _planilla {
+    #[pymodule_export]
+    use crate::arrow::{FindingBatches, check_arrow};
     #[pymodule_export]
     use crate::games::{Games, games};
     #[pymodule_export]

@@ -28,13 +28,29 @@ def cli_check(args, paths, stdin=None):
 
 
 def python_check(source, **keywords):
-    """check's findings and summary, after proving that iter_check yields the same."""
+    """check's findings and summary, after proving that iter_check and check_arrow (in
+    batches of 7 rows, so that most results span batches) yield the same."""
     report = planilla.check(source, **keywords)
     findings = planilla.iter_check(source, **keywords)
     assert findings.summary is None
     assert list(findings) == report.findings
     assert findings.summary == report.summary
+    batches = planilla.check_arrow(source, batch_size=7, **keywords)
+    assert batches.summary is None
+    assert arrow_rows(batches) == report.findings
+    assert batches.summary == report.summary
     return [*report.findings, report.summary]
+
+
+def arrow_rows(batches):
+    """The rows of check_arrow's batches, each batch proved valid and of the schema."""
+    rows = []
+    for batch in batches:
+        batch.validate(full=True)
+        assert batch.schema == batches.schema
+        assert 0 < batch.num_rows
+        rows += batch.to_pylist()
+    return rows
 
 
 def relative(path: Path) -> str:
@@ -114,6 +130,10 @@ def test_an_unreadable_path_is_an_os_error_with_the_binary_s_message():
     assert next(findings)["file"] == relative(CHECK_CORPUS[1])
     with pytest.raises(FileNotFoundError, match="^missing.pgn: no such file"):
         list(findings)
+    batches = planilla.check_arrow([relative(CHECK_CORPUS[1]), "missing.pgn"], batch_size=1)
+    assert next(batches).to_pylist()[0]["file"] == relative(CHECK_CORPUS[1])
+    with pytest.raises(FileNotFoundError, match="^missing.pgn: no such file"):
+        list(batches)
     with pytest.raises(IsADirectoryError, match="^corpora: cannot read: .*(?i:is a directory)"):
         planilla.check(Path("corpora"))
 
@@ -142,6 +162,8 @@ def test_bad_arguments_are_type_and_value_errors():
         planilla.check(b"", threads=0)
     with pytest.raises(TypeError):
         planilla.check(b"", "fide-2023")
+    with pytest.raises(ValueError, match="batch_size must be at least 1"):
+        planilla.check_arrow(b"", batch_size=0)
 
 
 def test_shards_are_the_binary_s_and_split_the_games_exactly():

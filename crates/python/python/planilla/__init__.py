@@ -4,14 +4,29 @@ The work is done by the Rust library crates of planilla (the extension module
 ``planilla._planilla``); this package only names what it offers. See docs/python.md.
 """
 
-from ._planilla import Findings, Fixed, Games, Report, check, convert, fix, games, index, iter_check
+from ._planilla import (
+    FindingBatches,
+    Findings,
+    Fixed,
+    Games,
+    Report,
+    check,
+    check_arrow,
+    convert,
+    fix,
+    games,
+    index,
+    iter_check,
+)
 
 __all__ = [
+    "FindingBatches",
     "Findings",
     "Fixed",
     "Games",
     "Report",
     "check",
+    "check_arrow",
     "convert",
     "fix",
     "games",

@@ -1,7 +1,7 @@
 """Type stubs of the planilla package (its functions are written in Rust)."""
 
 import os
-from typing import Iterator, List, Optional, Sequence, Tuple, TypedDict, Union
+from typing import Any, Iterator, List, Optional, Sequence, Tuple, TypedDict, Union
 
 Source = Union[bytes, str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]]
 """PGN text (``bytes`` or ``str``), a path (``os.PathLike``), or a list of paths."""
@@ -84,6 +84,18 @@ class Findings(Iterator[Finding]):
     @property
     def summary(self) -> Optional[Summary]: ...
 
+class FindingBatches(Iterator[Any]):
+    """The findings of ``check_arrow``: ``pyarrow.RecordBatch``es, checked as they are
+    asked for."""
+
+    def __iter__(self) -> "FindingBatches": ...
+    def __next__(self) -> Any: ...
+    @property
+    def schema(self) -> Any:
+        """The batches' ``pyarrow.Schema``: the fields of a ``Finding``."""
+    @property
+    def summary(self) -> Optional[Summary]: ...
+
 class Games(Iterator[GameRecord]):
     """The games of a source, read as they are needed."""
 
@@ -121,6 +133,24 @@ def iter_check(
     index: Optional[str] = None,
 ) -> Findings:
     """``check``'s findings one at a time, a batch of games checked ahead; then ``summary``."""
+
+def check_arrow(
+    source: Source,
+    *,
+    rules: str = "fide-2023",
+    lang: str = "auto",
+    encoding: str = "auto",
+    select: Optional[Sequence[str]] = None,
+    ignore: Optional[Sequence[str]] = None,
+    threads: Optional[int] = None,
+    shard: Optional[str] = None,
+    archive: bool = False,
+    range: Optional[Tuple[int, int]] = None,
+    index: Optional[str] = None,
+    batch_size: int = 65536,
+) -> FindingBatches:
+    """``check``'s findings as ``pyarrow.RecordBatch``es of at most about ``batch_size``
+    rows, built columnar; then ``summary``. Needs ``pyarrow``."""
 
 def convert(
     pgn: Union[bytes, str],
