@@ -9,18 +9,18 @@ An INPUT is a path or a URI (`file://`, `s3://`, `gs://`, `hdfs://`, ...: whatev
 `pyarrow.fs` opens where the job runs), of a file or of a directory, searched
 recursively for `*.pgn`, `*.pgn.zst`, `*.pgn.gz` and `*.pgn.bz2` as `planilla check`
 searches one (hidden names left out). The driver lists the files and their sizes: a
-plain file larger than --split-bytes is split into byte ranges (`range=(start, end)`,
-docs/cli.md "Byte ranges"), indexed once on the driver (`planilla.index`) so that each
-task reads about its own range and numbers its findings as the whole file numbers them;
-a compressed file (known by its first bytes) is one task. Findings reach Spark as Arrow
+plain file larger than --split-bytes is indexed once on the driver (`planilla.index`)
+and split into byte ranges (`range=(start, end)`, docs/cli.md "Byte ranges") at the
+index's marks, so that each task reads just its own bytes and numbers its findings as
+the whole file numbers them; a compressed file (known by its first bytes) is one task. Findings reach Spark as Arrow
 record batches (`mapInArrow` over `planilla.check_arrow`), and the summary is counted
 as they are written (an `Observation`), so the findings are made once. See
 docs/scale.md.
 """
 
 import argparse
+import bisect
 import json
-import math
 import os
 import posixpath
 import sys
@@ -68,12 +68,6 @@ def filesystem(name):
     return fs.LocalFileSystem(), os.path.abspath(name)
 
 
-def is_local(files):
-    from pyarrow import fs
-
-    return isinstance(files, fs.LocalFileSystem)
-
-
 def listed(name):
     """The files an input names, sorted, each as (name, size): a file is itself; a
     directory's PGN files are named by the input joined with their path below it."""
@@ -104,36 +98,54 @@ def compressed(name):
         return f.read(4).startswith(COMPRESSED)
 
 
-def tasks(inputs, split_bytes):
-    """The job's tasks: (name, start, end) per byte range of a plain file over
-    split_bytes, (name, None, None) per other file, in input order."""
-    out = []
+def cuts(index, parts):
+    """Where a file is cut into about `parts` ranges: at the marks of its index (places
+    where games start, at most a mebibyte apart) nearest to equal shares, so that no task
+    reads past its own bytes to find its first game. From 0 to the file's size."""
+    lines = index.splitlines()
+    size = int(lines[1].split()[1])
+    marks = [int(line.split()[0]) for line in lines[2:]]
+    chosen = {0, size}
+    for k in range(1, parts):
+        target = k * size // parts
+        i = bisect.bisect_left(marks, target)
+        near = marks[max(i - 1, 0):i + 1]
+        chosen.add(min(near, key=lambda m: abs(m - target)))
+    return sorted(chosen)
+
+
+def plan(inputs, split_bytes, encoding="auto"):
+    """The job's tasks, in input order: (name, start, end) per byte range of a plain file
+    over split_bytes, (name, None, None) per other file; and the indexes of the files
+    split (name -> text), each made once on the driver (one pass at the splitter's
+    speed) and sent to the executors."""
+    import planilla
+
+    work, indexes = [], {}
     for name, size in (entry for given in inputs for entry in listed(given)):
-        n = 1 if compressed(name) else max(1, math.ceil(size / split_bytes))
-        if n == 1:
-            out.append((name, None, None))
-        else:
-            out += [(name, k * size // n, (k + 1) * size // n) for k in range(n)]
-    return out
+        if size <= split_bytes or compressed(name):
+            work.append((name, None, None))
+            continue
+        opened = source(name)
+        indexes[name] = planilla.index(opened, encoding=encoding)
+        if hasattr(opened, "close"):
+            opened.close()
+        points = cuts(indexes[name], -(-size // split_bytes))
+        work += [(name, start, end) for start, end in zip(points, points[1:])]
+    return work, indexes
 
 
 def source(name):
-    """What the package reads for an input: a local file by its path (read by the
-    engine itself, at offsets for a range), any other through pyarrow.fs as a file
-    object (read at offsets for a range too)."""
+    """What the package reads for an input: a plain path as a path (the engine opens the
+    file itself), a URI, `file://` included, as a pyarrow.fs file object (streamed, or
+    read at offsets with `read_at` for a range), so that a `file://` run takes the road
+    an `s3://` one takes."""
     from pathlib import Path
 
+    if "://" not in name:
+        return Path(name)
     files, path = filesystem(name)
-    return Path(path) if is_local(files) else files.open_input_file(path)
-
-
-def indexes(work, encoding):
-    """The index of every file split into ranges, made once on the driver (one pass at
-    the splitter's speed): name -> text."""
-    import planilla
-
-    split = sorted({name for name, start, _ in work if start is not None})
-    return {name: planilla.index(source(name), encoding=encoding) for name in split}
+    return files.open_input_file(path)
 
 
 def check_tasks(batches, options, indexes):
@@ -148,7 +160,8 @@ def check_tasks(batches, options, indexes):
         for task in tasks_batch.to_pylist():
             name, start = task["name"], task["start"]
             ranged = {} if start is None else {"range": (start, task["end"]), "index": indexes[name]}
-            findings = planilla.check_arrow(source(name), threads=1, **ranged, **options)
+            opened = source(name)
+            findings = planilla.check_arrow(opened, threads=1, **ranged, **options)
             if schema is None:
                 # Every column may be null: the summary rows have no finding.
                 fields = [f.with_nullable(True) for f in findings.schema]
@@ -160,6 +173,8 @@ def check_tasks(batches, options, indexes):
                 columns[1] = pa.repeat(name, n).cast(pa.string())
                 nulls = [pa.nulls(n, pa.int64()) for _ in COUNTS]
                 yield pa.RecordBatch.from_arrays(columns + nulls, schema=schema)
+            if hasattr(opened, "close"):
+                opened.close()
             summary = findings.summary
             row = {"type": "summary", "file": name, **{c: summary[c] for c in COUNTS}}
             yield pa.RecordBatch.from_pylist([row], schema=schema)
@@ -178,9 +193,9 @@ def run(spark, args):
         "select": split(args.select),
         "ignore": split(args.ignore),
     }
-    work = tasks(args.inputs, args.split_bytes)
+    work, indexes = plan(args.inputs, args.split_bytes, args.encoding)
     # The indexes go to the executors once each, not once a task.
-    shared = spark.sparkContext.broadcast(indexes(work, args.encoding))
+    shared = spark.sparkContext.broadcast(indexes)
     # One task a partition, in input order.
     tasks_frame = spark.sparkContext.parallelize(work, len(work)).toDF("name string, start bigint, end bigint")
     batches = tasks_frame.mapInArrow(lambda it: check_tasks(it, options, shared.value), BATCH_COLUMNS)

@@ -75,8 +75,8 @@ def same_findings(rows, expected, names=None):
 def test_the_parquet_findings_are_the_binary_s(spark, tmp_path, split_bytes, options):
     assert len(REAL) >= 7, "the shared real corpus is missing"
     paths = [str(p) for p in REAL]
-    work = check_corpus.tasks(paths, split_bytes)
-    assert len(work) >= len(paths) + (5 if split_bytes < 1 << 20 else 0)
+    work, _ = check_corpus.plan(paths, split_bytes)
+    assert len(work) > len(paths) if split_bytes < 1 << 20 else len(work) == len(paths)
     summary, rows = job(spark, tmp_path, paths, "--split-bytes", str(split_bytes), *options)
     expected = cli(options + paths)
     assert summary == expected[-1]
@@ -100,7 +100,7 @@ def test_compressed_files_given_as_uris_are_one_task_each(spark, tmp_path):
         out.write(source.read_bytes())
     assert zst.read_bytes().startswith(check_corpus.COMPRESSED[0])
     uris = [p.as_uri() for p in (zst, gz)]
-    assert check_corpus.tasks(uris, 1024) == [(u, None, None) for u in uris]
+    assert check_corpus.plan(uris, 1024) == ([(u, None, None) for u in uris], {})
     summary, rows = job(spark, tmp_path, uris, "--split-bytes", "1024")
     expected = cli([str(zst), str(gz)])
     assert summary == expected[-1]
@@ -136,7 +136,7 @@ def test_a_200_mb_file_in_ranges_is_the_whole_file(spark, tmp_path):
     big = ROOT / "target" / "bench" / "real-200mb.pgn"
     bench.build_corpus(str(ROOT.parent / "shared" / "corpora"), big, bench.CORPUS_MIN)
     split = -(-big.stat().st_size // 10)
-    assert len(check_corpus.tasks([str(big)], split)) == 10
+    assert len(check_corpus.plan([str(big)], split)[0]) == 10
     summary, rows = job(spark, tmp_path, [str(big)], "--split-bytes", str(split))
     expected = cli(["-j2", str(big)])
     assert summary == expected[-1]

@@ -240,7 +240,20 @@ pub fn open_plain(path: &Path) -> Result<(Arc<dyn ReadAt>, u64), String> {
         .metadata()
         .map_err(|e| format!("cannot read {name}: {}", io_reason(&e)))?
         .len();
-    let input: Arc<dyn ReadAt> = Arc::new(file);
+    plain(Arc::new(file), size, &name.to_string())
+}
+
+/// `input` (of `size` bytes, called `name`), if it is plain text that can be read by byte
+/// ranges: see [`open_plain`].
+///
+/// # Errors
+///
+/// The message, naming the input.
+pub fn plain(
+    input: Arc<dyn ReadAt>,
+    size: u64,
+    name: &str,
+) -> Result<(Arc<dyn ReadAt>, u64), String> {
     let mut head = [0u8; 4];
     let mut n = 0;
     while n < head.len() {

@@ -22,6 +22,7 @@ mod arrow;
 mod games;
 mod options;
 mod py_values;
+mod pyfile;
 mod rewrite;
 mod run;
 mod source;

@@ -2,8 +2,10 @@
 //! as a game reader. Errors carry the command line's messages (`games.pgn: no such file
 //! or directory`), as the matching Python exception.
 
+use crate::pyfile::{PyFile, Stream};
 use planilla_engine::decode::decoded;
-use planilla_engine::range::{Index, locate, open_plain};
+use planilla_engine::range::{Index, locate, open_plain, plain};
+use planilla_parser::split::ReadAt;
 use planilla_parser::{Encoding, Reader, ReaderBuilder};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyTypeError,
@@ -11,8 +13,8 @@ use pyo3::exceptions::{
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
-use std::io::{self, Cursor, Read};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufReader, Cursor, Read};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
@@ -27,10 +29,58 @@ pub enum Source {
     /// PGN text handed over as `bytes` or `str` (copied once: the work runs without
     /// the interpreter lock, when Python objects must not be touched).
     Text(Arc<[u8]>),
+    /// A binary file object (anything with `read`: an open file, a `pyarrow.fs` or
+    /// `fsspec` file of remote storage), read from where it stands.
+    Object(Arc<PyFile>),
     /// The games of a file that start in a byte range, numbered as in the whole file
     /// (`range=(start, end)`, the binary's `--range`), found from the marks of an index
     /// when one is given (`index=`, the binary's `--index`).
-    Range(PathBuf, std::ops::Range<u64>, Option<Arc<Index>>),
+    Range(Positional, std::ops::Range<u64>, Option<Arc<Index>>),
+}
+
+/// A file read at offsets: by its path, or a file object that can be (`read_at`, or
+/// `seek`).
+#[derive(Clone, Debug)]
+pub enum Positional {
+    /// A file by its path.
+    Path(PathBuf),
+    /// A file object.
+    Object(Arc<PyFile>),
+}
+
+impl Positional {
+    /// The name findings about it carry.
+    fn name(&self) -> String {
+        match self {
+            Positional::Path(path) => path.display().to_string(),
+            Positional::Object(file) => file.name().to_string(),
+        }
+    }
+
+    /// Its bytes, read at offsets, and its size, if it is plain text (not compressed,
+    /// not UTF-16); else the message that says why not.
+    pub fn open(&self) -> Result<(Arc<dyn ReadAt>, u64), String> {
+        match self {
+            Positional::Path(path) => open_plain(path),
+            Positional::Object(file) => {
+                let name = file.name();
+                let size = file
+                    .size()
+                    .map_err(|e| format!("cannot read {name}: {}", reason(&e)))?;
+                plain(Arc::clone(file) as Arc<dyn ReadAt>, size, name)
+            }
+        }
+    }
+
+    /// What `source` names, when it is one file: a path or a file object that can be
+    /// read at offsets.
+    fn of(source: &Source) -> Option<Positional> {
+        match source {
+            Source::File(path) => Some(Positional::Path(path.clone())),
+            Source::Object(file) if file.positional() => Some(Positional::Object(Arc::clone(file))),
+            _ => None,
+        }
+    }
 }
 
 /// A game reader over any source.
@@ -38,7 +88,8 @@ pub type GameReader = Reader<Box<dyn Read + Send>>;
 
 impl Source {
     /// The sources `source` names: `bytes` or `str` is PGN text, an `os.PathLike` is a
-    /// file, and a list or tuple holds paths (as `str` or `os.PathLike`).
+    /// file, a binary file object (with `read`) is read as one, and a list or tuple holds
+    /// paths (as `str` or `os.PathLike`).
     ///
     /// # Errors
     ///
@@ -56,10 +107,13 @@ impl Source {
                 .map(|item| Ok(Source::File(item?.extract::<PathBuf>()?)))
                 .collect();
         }
+        if let Some(file) = PyFile::new(source) {
+            return Ok(vec![Source::Object(Arc::new(file))]);
+        }
         match source.extract::<PathBuf>() {
             Ok(path) => Ok(vec![Source::File(path)]),
             Err(_) => Err(PyTypeError::new_err(format!(
-                "source must be a path, a list of paths, bytes or str of PGN, not {}",
+                "source must be a path, a list of paths, a binary file object, bytes or str of PGN, not {}",
                 source.get_type().name()?
             ))),
         }
@@ -69,7 +123,9 @@ impl Source {
     /// line shows it.
     pub fn name(&self) -> String {
         match self {
-            Source::File(path) | Source::Range(path, ..) => path.display().to_string(),
+            Source::File(path) => path.display().to_string(),
+            Source::Range(file, ..) => file.name(),
+            Source::Object(file) => file.name().to_string(),
             Source::Text(_) => IN_MEMORY.to_string(),
         }
     }
@@ -95,8 +151,12 @@ impl Source {
             }
             Source::Text(bytes) => decoded(Cursor::new(Arc::clone(bytes)))
                 .map_err(|e| SourceError::reading(self, &e))?,
-            Source::Range(path, range, index) => {
-                return self.open_range(path, range, index.as_deref(), encoding);
+            Source::Object(file) => {
+                let stream = BufReader::with_capacity(1 << 20, Stream(Arc::clone(file)));
+                decoded(stream).map_err(|e| SourceError::reading(self, &e))?
+            }
+            Source::Range(file, range, index) => {
+                return self.open_range(file, range, index.as_deref(), encoding);
             }
         };
         Ok(ReaderBuilder::new().encoding(encoding).build(input))
@@ -106,7 +166,7 @@ impl Source {
     /// numbered from there as the whole file (the engine's `range::locate`).
     fn open_range(
         &self,
-        path: &Path,
+        file: &Positional,
         range: &std::ops::Range<u64>,
         index: Option<&Index>,
         encoding: Encoding,
@@ -115,13 +175,13 @@ impl Source {
             kind: io::ErrorKind::InvalidInput,
             message,
         };
-        let (input, size) = open_plain(path).map_err(invalid)?;
+        let (input, size) = file.open().map_err(invalid)?;
         if let Some(index) = index
             && index.size != size
         {
             return Err(invalid(format!(
                 "{}: the index was made of a file of {} bytes, and this one has {size}: index it again",
-                path.display(),
+                file.name(),
                 index.size
             )));
         }
@@ -164,7 +224,12 @@ impl Source {
             )));
         }
         match &sources[..] {
-            [Source::File(path)] => Ok(vec![Source::Range(path.clone(), start..end, index)]),
+            [one] => match Positional::of(one) {
+                Some(file) => Ok(vec![Source::Range(file, start..end, index)]),
+                None => Err(PyValueError::new_err(
+                    "range reads one file at offsets: give one path or a seekable file object (not text, nor a list)",
+                )),
+            },
             _ => Err(PyValueError::new_err(
                 "range reads one file: give one path (not text, nor a list)",
             )),
@@ -233,15 +298,24 @@ fn reason(e: &io::Error) -> String {
 /// games start, at most a mebibyte apart, with their offsets, lines and numbers), to pass
 /// as `index=` with `range=`.
 ///
-/// Raises `OSError` for a file that cannot be read, or that is compressed or UTF-16 (such
-/// a file is read whole).
+/// `path` is a path, or a binary file object that can be read at offsets (with
+/// `read_at`, or seekable). Raises `OSError` for a file that cannot be read, or that is
+/// compressed or UTF-16 (such a file is read whole).
 #[pyfunction]
 #[pyo3(signature = (path, *, encoding="auto"))]
-pub fn index(py: Python<'_>, path: PathBuf, encoding: &str) -> PyResult<String> {
+pub fn index(py: Python<'_>, path: &Bound<'_, PyAny>, encoding: &str) -> PyResult<String> {
     let encoding = crate::options::encoding(encoding)?;
+    let source = match PyFile::new(path) {
+        Some(file) => Source::Object(Arc::new(file)),
+        None => Source::File(path.extract::<PathBuf>()?),
+    };
+    let Some(file) = Positional::of(&source) else {
+        return Err(PyTypeError::new_err(
+            "index reads a file at offsets: this file object has neither read_at nor seek",
+        ));
+    };
     py.detach(|| -> Result<String, SourceError> {
-        let source = Source::File(path.clone());
-        let (input, size) = open_plain(&path).map_err(|message| SourceError {
+        let (input, size) = file.open().map_err(|message| SourceError {
             kind: io::ErrorKind::InvalidInput,
             message,
         })?;

@@ -262,3 +262,51 @@ def test_an_index_finds_a_range_as_reading_from_the_start_does(tmp_path):
         planilla.check(path, index=text)
     with pytest.raises(ValueError, match="bad index"):
         planilla.check(path, range=(0, 10), index="nonsense")
+
+
+def test_a_file_object_reads_as_its_file(tmp_path):
+    """A binary file object is read as the file: an open file (named by its name), a
+    BytesIO (seekable, unnamed), a pyarrow.fs file (read_at); the ones that can be read
+    at offsets by ranges too, with index() of the same object; a stream that cannot is
+    refused for a range, and a text-mode file is an error that says so."""
+    import io
+
+    from pyarrow import fs
+
+    path = ROOT / "corpora" / "check" / "draws.pgn"
+    data = path.read_bytes()
+    whole = planilla.check(path)
+    unnamed = [{**f, "file": "<file>"} for f in whole.findings]
+    with open(path, "rb") as f:
+        assert planilla.check(f).findings == whole.findings
+    assert planilla.check(io.BytesIO(data)).findings == unnamed
+    opened = [lambda: open(path, "rb"), lambda: io.BytesIO(data),
+              lambda: fs.LocalFileSystem().open_input_file(str(path))]
+    size = len(data)
+    cuts = [0, size // 3, size // 2 + 5, size]
+    for make in opened:
+        with make() as f:
+            text = planilla.index(f)
+            assert text == planilla.index(path)
+            parts = [planilla.check(f, range=(s, e), index=text) for s, e in zip(cuts, cuts[1:])]
+            parts += [planilla.check(f, range=(s, e)) for s, e in zip(cuts, cuts[1:])]
+        names = [p["file"] for part in parts for p in part.findings]
+        findings = [{**p, "file": "x"} for part in parts for p in part.findings]
+        assert findings == [{**p, "file": "x"} for p in whole.findings] * 2
+        assert len(set(names)) == 1
+
+    class Stream:
+        def __init__(self):
+            self.inner = io.BytesIO(data)
+
+        def read(self, n=-1):
+            return self.inner.read(n)
+
+    assert planilla.check(Stream()).findings == unnamed
+    with pytest.raises(ValueError, match="seekable file object"):
+        planilla.check(Stream(), range=(0, 10))
+    with pytest.raises(TypeError, match="neither read_at nor seek"):
+        planilla.index(Stream())
+    with open(path) as text_mode:
+        with pytest.raises(OSError, match="open it in binary mode"):
+            planilla.check(text_mode)

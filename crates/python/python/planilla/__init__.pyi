@@ -1,10 +1,11 @@
 """Type stubs of the planilla package (its functions are written in Rust)."""
 
 import os
-from typing import Any, Iterator, List, Optional, Sequence, Tuple, TypedDict, Union
+from typing import Any, BinaryIO, Iterator, List, Optional, Sequence, Tuple, TypedDict, Union
 
-Source = Union[bytes, str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]]
-"""PGN text (``bytes`` or ``str``), a path (``os.PathLike``), or a list of paths."""
+Source = Union[bytes, str, "os.PathLike[str]", BinaryIO, Sequence[Union[str, "os.PathLike[str]"]]]
+"""PGN text (``bytes`` or ``str``), a path (``os.PathLike``), a binary file object (with
+``read``; with ``read_at`` or ``seek`` it can be read by ``range=``), or a list of paths."""
 
 class Finding(TypedDict):
     """A finding, with the fields of a ``planilla check --format jsonl`` line."""
@@ -184,5 +185,6 @@ def games(
 ) -> Games:
     """The games of ``source`` one at a time: tags, main line (SAN, UCI), findings."""
 
-def index(path: "os.PathLike[str]", *, encoding: str = "auto") -> str:
-    """The text of ``planilla index PATH``: where games start, for ``range=`` with ``index=``."""
+def index(path: Union[str, "os.PathLike[str]", BinaryIO], *, encoding: str = "auto") -> str:
+    """The text of ``planilla index PATH``: where games start, for ``range=`` with ``index=``.
+    ``path`` may be a binary file object with ``read_at`` or ``seek``."""
