@@ -9,13 +9,14 @@ Inputs, in OUT/: one small real file (benchmark.pgn, 100 games); N files (defaul
 each holding every real file R times (default 4: ~26 MB and 26,720 games a file); and
 the 200 MB bench file (real-200mb.pgn, built as `scripts/bench check` builds it).
 
-1. Rate: the small and the N files, each checked by `spark-submit --master local[2]
-   scripts/spark/check_corpus.py` (one task a file) and by `planilla check -j1` and `-j2`;
-   Spark's fixed cost is its time on the small file, its rate per core the large input's
-   games over (time - fixed cost) over 2 cores.
-2. Ranges: the 200 MB file as one task and as 16 ranges: wall time and CPU time (user +
-   system of the job's processes: spark-submit, its JVM and the Python workers).
-3. Bytes read: the job's own reading of the 200 MB file (the driver's index pass, then
+1. Fixed cost: `spark-submit --master local[2] scripts/spark/check_corpus.py` on the
+   small file: a cold JVM, session and Python workers, and the Parquet commit.
+2. Rate: the N files (one task a file) in one warm local[2] session against `planilla
+   check -j1`, in alternation, medians: games/s a core after the fixed cost.
+3. Ranges: the 200 MB file as one task and as 16 ranges in the warm session, and Spark's
+   own cost of 16 tasks that do nothing (mapInArrow yielding a row each, written), in
+   alternation, medians: the core time of each.
+4. Bytes read: the job's own reading of the 200 MB file (the driver's index pass, then
    every task's range), run in this process as the job runs it (pyarrow imported
    first), counted by /proc/self/io's rchar; for 1, 16, 64 and 256 ranges.
 """
@@ -112,39 +113,69 @@ def main():
         print(f"{name:<10} {tool:<22} {size / MB:>7.1f} MB {games:>9,} games "
               f"{wall:>7.2f} s wall {cpu:>7.2f} s CPU {games / wall:>9,.0f} games/s", flush=True)
 
-    print("1. rate")
-    by = {}
-    for name, paths in [("small", small), ("large", large)]:
-        size = sum(os.path.getsize(p) for p in paths)
-        for tool, cmd, env_ in [
-            ("spark local[2]", submit + paths, env),
-            ("planilla -j1", cli + ["-j1"] + paths, None),
-            ("planilla -j2", cli + ["-j2"] + paths, None),
-        ]:
-            wall, cpu, summary = timed(cmd, env_)
-            by[(name, tool)] = (summary["games"], wall)
-            show(name, tool, size, summary["games"], wall, cpu)
-    fixed = by[("small", "spark local[2]")][1]
-    games, spark = by[("large", "spark local[2]")]
-    per_core = games / max(spark - fixed, 1e-9) / 2
-    cli_core = by[("large", "planilla -j1")][0] / by[("large", "planilla -j1")][1]
-    print(f"Spark's fixed cost (the small file): {fixed:.1f} s")
-    print(f"Spark's rate after it: {per_core:,.0f} games/s a core; the binary's: {cli_core:,.0f} "
-          f"games/s a core ({cli_core / per_core:.2f}x)")
+    print("1. fixed cost: spark-submit on the small file (a cold JVM, session and workers)")
+    wall, cpu, summary = timed(submit + small, env)
+    show("small", "spark-submit local[2]", os.path.getsize(small[0]), summary["games"], wall, cpu)
 
-    print("\n2. ranges: the 200 MB file as one task and as 16")
-    ranged = {}
-    for tasks in (1, 16):
-        split = big_size + 1 if tasks == 1 else -(-big_size // tasks)
-        wall, cpu, summary = timed(submit + ["--split-bytes", str(split), str(big)], env)
-        ranged[tasks] = (wall, cpu)
-        show("200 MB", f"spark, {tasks} task(s)", big_size, summary["games"], wall, cpu)
-    wall, cpu, summary = timed(cli + ["-j1", str(big)])
-    show("200 MB", "planilla -j1", big_size, summary["games"], wall, cpu)
-    print(f"16 ranges against one task: {ranged[16][1] / ranged[1][1]:.2f}x the CPU time, "
-          f"{ranged[16][0] / ranged[1][0]:.2f}x the wall time (2 cores)")
+    # The rest in one warm session, as a long job sees Spark: what each run adds.
+    os.environ.update(env)
+    from pyspark.sql import SparkSession
 
-    print("\n3. bytes read by the job's own reading of the 200 MB file")
+    spark = (SparkSession.builder.master("local[2]").appName("planilla bench")
+             .config("spark.ui.enabled", "false")
+             .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+             .getOrCreate())
+    spark.sparkContext.addPyFile(str(HERE / "check_corpus.py"))
+
+    def job(paths, split):
+        job_args = check_corpus.arguments(["--output", str(out / "findings.parquet"),
+                                           "--split-bytes", str(split), *paths])
+        start = time.perf_counter()
+        summary = check_corpus.run(spark, job_args)
+        return time.perf_counter() - start, summary["games"]
+
+    def empty(tasks):
+        """Spark's own cost of `tasks` tasks: mapInArrow yielding one row a task, written."""
+        def one_row(batches):
+            import pyarrow as pa
+            for _ in batches:
+                yield pa.RecordBatch.from_pylist([{"x": 1}])
+        frame = spark.sparkContext.parallelize(range(tasks), tasks).map(lambda i: (i,)).toDF("i bigint")
+        start = time.perf_counter()
+        frame.mapInArrow(one_row, "x bigint").write.mode("overwrite").parquet(str(out / "empty.parquet"))
+        return time.perf_counter() - start
+
+    def median(values):
+        return sorted(values)[len(values) // 2]
+
+    rounds = 3
+    large_size = sum(os.path.getsize(p) for p in large)
+    print(f"\n2. rate, warm session, median of {rounds} rounds in alternation")
+    runs = {"spark": [], "cli": []}
+    for _ in range(rounds):
+        runs["spark"].append(job(large, large_size))
+        wall, cpu, summary = timed(cli + ["-j1"] + large)
+        runs["cli"].append((wall, summary["games"]))
+    (spark_wall, games), (cli_wall, _) = (median(runs[k]) for k in ("spark", "cli"))
+    per_core = games / spark_wall / 2
+    print(f"{len(large)} files, {large_size / MB:.0f} MB, {games:,} games: Spark local[2] {spark_wall:.2f} s "
+          f"({per_core:,.0f} games/s a core), planilla -j1 {cli_wall:.2f} s ({games / cli_wall:,.0f} games/s): "
+          f"{games / cli_wall / per_core:.2f}x")
+
+    print(f"\n3. the 200 MB file as one task and as 16, warm session, median of {rounds} rounds in alternation")
+    ranged = {1: [], 16: [], "empty": []}
+    for _ in range(rounds):
+        ranged[1].append(job([str(big)], big_size + 1)[0])
+        ranged[16].append(job([str(big)], -(-big_size // 16))[0])
+        ranged["empty"].append(empty(16))
+    one, sixteen, idle = (median(ranged[k]) for k in (1, 16, "empty"))
+    print(f"one task {one:.2f} s, 16 ranges {sixteen:.2f} s wall on 2 cores; Spark's own cost of 16 "
+          f"empty tasks {idle:.2f} s")
+    print(f"core time: one task {one:.2f} s, 16 ranges {2 * sixteen:.2f} s ({2 * sixteen / one:.2f}x); "
+          f"without Spark's per-task cost {2 * (sixteen - idle):.2f} s ({2 * (sixteen - idle) / one:.2f}x)")
+    spark.stop()
+
+    print("\n4. bytes read by the job's own reading of the 200 MB file")
     for tasks in (1, 16, 64, 256):
         n, read, games = job_bytes(str(big), tasks)
         print(f"{n:>4} task(s): {read / MB:>8.1f} MB read, {read / big_size:.3f}x the file "
