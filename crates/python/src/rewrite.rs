@@ -3,20 +3,21 @@
 
 use crate::options;
 use crate::py_values;
-use crate::source::{IN_MEMORY, Source, SourceError};
+use crate::source::{Source, SourceError};
 use planilla_converter::{Change, FixOptions, Fixer, Options};
 use planilla_parser::{Encoding, Game, Joiner};
 use planilla_validator::Finding;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList};
+use pyo3::types::{PyBytes, PyList, PyTuple};
 
-/// Hands `on` each game of the PGN text `pgn` in turn.
+/// Hands `on` each game of the source `pgn` in turn; returns the name findings about it
+/// carry.
 fn for_each_game(
     pgn: &Bound<'_, PyAny>,
     encoding: Encoding,
     mut on: impl FnMut(&Game) + Send,
-) -> PyResult<()> {
-    let source = text(pgn)?;
+) -> PyResult<String> {
+    let source = one(pgn)?;
     pgn.py().detach(|| -> Result<(), SourceError> {
         let mut reader = source.open(encoding)?;
         let mut game = Game::new();
@@ -28,21 +29,27 @@ fn for_each_game(
         }
         Ok(())
     })?;
-    Ok(())
+    Ok(source.name())
 }
 
-/// The PGN text `pgn` (`bytes` or `str`) as a source.
-fn text(pgn: &Bound<'_, PyAny>) -> PyResult<Source> {
+/// The one source `pgn` names: PGN text (`bytes` or `str`), a path or a file object, read
+/// as `check` reads it (compressed input decoded).
+fn one(pgn: &Bound<'_, PyAny>) -> PyResult<Source> {
+    let many = pgn.is_instance_of::<PyList>() || pgn.is_instance_of::<PyTuple>();
     match Source::all(pgn)?.pop() {
-        Some(source @ Source::Text(_)) => Ok(source),
+        Some(source @ (Source::Text(_) | Source::File(_) | Source::Object(_))) if !many => {
+            Ok(source)
+        }
         _ => Err(pyo3::exceptions::PyTypeError::new_err(
-            "pgn must be bytes or str of PGN",
+            "pgn must be one source: bytes or str of PGN, a path or a binary file object",
         )),
     }
 }
 
 /// Rewrites the moves of PGN text in another notation language.
 ///
+/// `pgn` is PGN text (`bytes` or `str`), a path or a binary file object, compressed or
+/// not, read as `check` reads it.
 /// Every move that replays is written in the canonical SAN of `to`; every other
 /// character (tags, comments, spacing) passes through. `from_` is the language the moves
 /// are written in (`auto`: decided per game).
@@ -102,6 +109,8 @@ struct FixedGame {
 
 /// Rewrites the parts of PGN games that the record itself shows to be wrong.
 ///
+/// `pgn` is PGN text (`bytes` or `str`), a path or a binary file object, compressed or
+/// not, read as `check` reads it; findings and changes name it as `check` does.
 /// The result made to agree with the final position, results as scoresheets write them,
 /// moves after the game's end and DGT result signals, as `planilla fix` does. With
 /// `repair=True`, a game whose first bad move has exactly one reading within one edit
@@ -127,7 +136,7 @@ pub fn fix(
     let mut text = Vec::new();
     let mut joiner = Joiner::new();
     let mut games = Vec::new();
-    for_each_game(pgn, options::encoding(encoding)?, |game| {
+    let name = for_each_game(pgn, options::encoding(encoding)?, |game| {
         let fixed = fixer.fix(game);
         // As `planilla fix` writes them: a separator line only where two games would
         // otherwise run together. Writing to a Vec cannot fail.
@@ -141,10 +150,10 @@ pub fn fix(
     let (changes, findings, rejected) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
     for game in &games {
         for f in &game.findings {
-            findings.append(py_values::finding(py, IN_MEMORY, f)?)?;
+            findings.append(py_values::finding(py, &name, f)?)?;
         }
         for c in &game.changes {
-            changes.append(py_values::change(py, IN_MEMORY, c)?)?;
+            changes.append(py_values::change(py, &name, c)?)?;
         }
         if let Some(raw) = &game.rejected {
             rejected.append(PyBytes::new(py, raw))?;

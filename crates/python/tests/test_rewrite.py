@@ -54,3 +54,27 @@ def test_fix_repairs_only_when_asked():
     assert [(c["code"], c["before"], c["after"]) for c in repaired.changes] == [
         ("repaired-move", "Ba5", "Ba4")
     ]
+
+
+def test_a_path_a_compressed_file_and_a_file_object_read_as_the_binary_reads_them(tmp_path):
+    """convert and fix take a path (compressed too, known by its first bytes) or a file
+    object as they take text: the binary's output for the file, findings and changes
+    named by the path; a list is refused."""
+    import gzip
+    import io
+
+    path = next(p for p in FIX_CORPUS if p.name != "clean.pgn")
+    data = path.read_bytes()
+    gz = tmp_path / "games.pgn.gz"
+    gz.write_bytes(gzip.compress(data))
+    for source in (path, gz):
+        out = run(["fix", "--no-config", "--format", "jsonl", str(source)])
+        report = [r for r in jsonl(out.stderr) if r["type"] != "summary"]
+        fixed = planilla.fix(source)
+        assert fixed.text == out.stdout.decode("utf-8")
+        assert fixed.changes + fixed.findings == sorted(report, key=lambda r: r["type"] == "finding")
+        converted = run(["convert", "--to", "es", str(source)]).stdout.decode("utf-8")
+        assert planilla.convert(source, to="es") == converted
+    assert planilla.convert(io.BytesIO(gzip.compress(data))) == planilla.convert(data)
+    with pytest.raises(TypeError, match="pgn must be one source"):
+        planilla.fix([path])

@@ -154,7 +154,7 @@ def check_arrow(
     rows, built columnar; then ``summary``. Needs ``pyarrow``."""
 
 def convert(
-    pgn: Union[bytes, str],
+    pgn: Union[bytes, str, "os.PathLike[str]", BinaryIO],
     *,
     to: str = "en",
     from_: str = "auto",
@@ -164,7 +164,7 @@ def convert(
     """The PGN text with every move that replays in the canonical SAN of ``to``."""
 
 def fix(
-    pgn: Union[bytes, str],
+    pgn: Union[bytes, str, "os.PathLike[str]", BinaryIO],
     *,
     repair: bool = False,
     to: Optional[str] = None,
