@@ -140,7 +140,7 @@ def main():
             import pyarrow as pa
             for _ in batches:
                 yield pa.RecordBatch.from_pylist([{"x": 1}])
-        frame = spark.sparkContext.parallelize(range(tasks), tasks).map(lambda i: (i,)).toDF("i bigint")
+        frame = spark.range(0, tasks, 1, tasks)
         start = time.perf_counter()
         frame.mapInArrow(one_row, "x bigint").write.mode("overwrite").parquet(str(out / "empty.parquet"))
         return time.perf_counter() - start

@@ -148,18 +148,19 @@ def source(name):
     return files.open_input_file(path)
 
 
-def check_tasks(batches, options, indexes):
-    """Runs in an executor over its tasks (Arrow batches of `name, start, end` rows):
-    each task's findings as Arrow batches named by its input, then a summary row."""
+def check_tasks(batches, work, options, indexes):
+    """Runs in an executor over its tasks (Arrow batches of task numbers, `id`, into
+    `work`): each task's findings as Arrow batches named by its input, then a summary
+    row."""
     import pyarrow as pa
 
     import planilla
 
     schema = None
     for tasks_batch in batches:
-        for task in tasks_batch.to_pylist():
-            name, start = task["name"], task["start"]
-            ranged = {} if start is None else {"range": (start, task["end"]), "index": indexes[name]}
+        for number in tasks_batch.column("id").to_pylist():
+            name, start, end = work[number]
+            ranged = {} if start is None else {"range": (start, end), "index": indexes[name]}
             opened = source(name)
             findings = planilla.check_arrow(opened, threads=1, **ranged, **options)
             if schema is None:
@@ -194,11 +195,17 @@ def run(spark, args):
         "ignore": split(args.ignore),
     }
     work, indexes = plan(args.inputs, args.split_bytes, args.encoding)
-    # The indexes go to the executors once each, not once a task.
-    shared = spark.sparkContext.broadcast(indexes)
-    # One task a partition, in input order.
-    tasks_frame = spark.sparkContext.parallelize(work, len(work)).toDF("name string, start bigint, end bigint")
-    batches = tasks_frame.mapInArrow(lambda it: check_tasks(it, options, shared.value), BATCH_COLUMNS)
+    # The tasks and indexes go to the executors once each, not once a task.
+    shared = spark.sparkContext.broadcast((work, indexes))
+    # The task numbers, one a partition in input order, made by the JVM (a frame made of
+    # Python rows would cost each task a second trip through a Python worker).
+    numbers = spark.range(0, len(work), 1, len(work))
+
+    def run_tasks(batches):
+        work, indexes = shared.value
+        return check_tasks(batches, work, options, indexes)
+
+    batches = numbers.mapInArrow(run_tasks, BATCH_COLUMNS)
     totals = Observation("planilla summary")
     observed = batches.observe(
         totals,
