@@ -4,7 +4,7 @@
 Usage: python3 fuzz/seed.py [CORPUS_DIR]   (default fuzz/corpus, run from the repository root)
 
 Games and pieces of games from corpora/**/*.pgn (and ../shared/corpora when present) seed
-the reader, tokenizer, convert and fix targets; the words of their movetext seed san; FEN tags
+the reader, tokenizer, convert, fix and range targets; the words of their movetext seed san; FEN tags
 and perft positions seed fen. Only targets whose corpus directory is empty are seeded.
 """
 import hashlib
@@ -96,6 +96,8 @@ counts = {
     "tokenizer": write("tokenizer", games),
     "convert": write("convert", games[:1500], b"\x01"),
     "fix": write("fix", games[:1500], b"\x00"),
+    # Four cuts (first byte 4 << 3), marks 1 + 4 * 16 bytes apart, then the cuts.
+    "range": write("range", games[:1500], b"\x20\x10\x10\x00\x80\x01\x00\x04\x33\x0a"),
     "san": write("san", sorted(words)[:5000]),
     "fen": write("fen", sorted(f for f in fens if f)),
 }

@@ -1,7 +1,8 @@
 //! Every crash input the fuzzers found (`corpora/fuzz-regressions/TARGET/*`, kept there by
 //! `scripts/fuzz`) replayed through the reader, SAN and FEN parsing, `planilla check` and
-//! `planilla convert`, the splitter's property, the convert round trip and fix's promises
-//! the fuzz targets assert; then the convert problems the fuzzer found, each checked as fixed.
+//! `planilla convert`, the splitter's property, the convert round trip, fix's promises and
+//! the byte ranges' property the fuzz targets assert; then the convert problems the fuzzer
+//! found, each checked as fixed.
 
 mod util;
 
@@ -92,6 +93,9 @@ fn fuzz_regressions_replay() {
                 planilla_testkit::fix_properties(&data, FixOptions::default(), &name);
             }
         }
+        // The byte ranges' property, with the cuts and options the range target reads
+        // from an input's first bytes, on every input.
+        planilla_testkit::range_fuzz(&data, &name);
     }
     assert!(files.len() >= 3, "the regression files are found");
 }

@@ -19,11 +19,15 @@
 //! - [`split_reads_as_stream`]: the splitter's property (an input cut into pieces, each
 //!   tokenized alone and settled, gives the games, tokens and findings of one reader over
 //!   the whole).
+//! - [`RangeCheck`]: the property of byte ranges (the ranges of any partition of a file,
+//!   each read as `check --range` reads it, give the whole file's findings and totals),
+//!   with [`Places`] finding places to cut at inside tag pairs, comments, variations and
+//!   multi-byte characters, and [`range_fuzz`] reading a range fuzz target's input.
 //! - [`Chunked`]: a reader that hands out as few bytes as asked, to reach every refill
 //!   path of the streaming reader.
 //!
 //! The corpus checkers that CI runs over `../shared/corpora` are this crate's binaries
-//! (`check-file`, `san-corpus`, `fen-corpus`, `round-trip`, `repair-corpus`, `fix-corpus`, and
+//! (`check-file`, `san-corpus`, `fen-corpus`, `round-trip`, `repair-corpus`, `fix-corpus`, `range-corpus`, and
 //! `archive-gen` for the archive checks' scale proof): tools, not examples of the
 //! library.
 //!
@@ -36,14 +40,18 @@
 
 mod archive;
 mod convert;
+mod cuts;
 mod fix;
+mod range;
 mod repair;
 mod split;
 mod tokens;
 
 pub use archive::{ArchiveGen, Planted};
 pub use convert::convert_round_trip;
+pub use cuts::{Place, Places};
 pub use fix::{FixTally, fix_options, fix_properties};
+pub use range::{GameDigest, RangeCheck, RangeTally, partition_cuts, range_fuzz};
 pub use repair::{Counts, RepairTally, Seeded, damage, random_game, repair_trial};
 pub use split::{GameSummary, read_split, read_stream, split_reads_as_stream};
 pub use tokens::{Chunked, belongs_to_no_game, check_game, tokens_tile};
