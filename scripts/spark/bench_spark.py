@@ -11,8 +11,10 @@ the 200 MB bench file (real-200mb.pgn, built as `scripts/bench check` builds it)
 
 1. Fixed cost: `spark-submit --master local[2] scripts/spark/check_corpus.py` on the
    small file: a cold JVM, session and Python workers, and the Parquet commit.
-2. Rate: the N files (one task a file) in one warm local[2] session against `planilla
-   check -j1`, in alternation, medians: games/s a core after the fixed cost.
+2. Rate: the N files (one task a file), and the 200 MB file at the job's default
+   --split-bytes, in one warm local[2] session against `planilla check -j1`, in
+   alternation, medians: games/s a core after the fixed cost (wall time over the cores
+   the tasks can use).
 3. Ranges: the 200 MB file as one task and as 16 ranges in the warm session, and Spark's
    own cost of 16 tasks that do nothing (mapInArrow yielding a row each, written), in
    alternation, medians: the core time of each.
@@ -150,17 +152,24 @@ def main():
 
     rounds = 3
     large_size = sum(os.path.getsize(p) for p in large)
+    default_split = check_corpus.arguments(["--output", "x", "x"]).split_bytes
+    inputs = [
+        (f"{len(large)} files of {large_size / len(large) / MB:.0f} MB, one task each", large, large_size),
+        (f"the 200 MB file, --split-bytes at its default ({default_split >> 20} MiB)", [str(big)], default_split),
+    ]
     print(f"\n2. rate, warm session, median of {rounds} rounds in alternation")
-    runs = {"spark": [], "cli": []}
-    for _ in range(rounds):
-        runs["spark"].append(job(large, large_size))
-        wall, cpu, summary = timed(cli + ["-j1"] + large)
-        runs["cli"].append((wall, summary["games"]))
-    (spark_wall, games), (cli_wall, _) = (median(runs[k]) for k in ("spark", "cli"))
-    per_core = games / spark_wall / 2
-    print(f"{len(large)} files, {large_size / MB:.0f} MB, {games:,} games: Spark local[2] {spark_wall:.2f} s "
-          f"({per_core:,.0f} games/s a core), planilla -j1 {cli_wall:.2f} s ({games / cli_wall:,.0f} games/s): "
-          f"{games / cli_wall / per_core:.2f}x")
+    for label, paths, split in inputs:
+        runs = {"spark": [], "cli": []}
+        for _ in range(rounds):
+            runs["spark"].append(job(paths, split))
+            wall, cpu, summary = timed(cli + ["-j1"] + paths)
+            runs["cli"].append((wall, summary["games"]))
+        (spark_wall, games), (cli_wall, _) = (median(runs[k]) for k in ("spark", "cli"))
+        tasks = len(check_corpus.plan(paths, split)[0])
+        per_core = games / spark_wall / min(2, tasks)
+        print(f"{label}: {games:,} games, {tasks} tasks; Spark local[2] {spark_wall:.2f} s "
+              f"({per_core:,.0f} games/s a core), planilla -j1 {cli_wall:.2f} s "
+              f"({games / cli_wall:,.0f} games/s): {games / cli_wall / per_core:.2f}x", flush=True)
 
     print(f"\n3. the 200 MB file as one task and as 16, warm session, median of {rounds} rounds in alternation")
     ranged = {1: [], 16: [], "empty": []}
