@@ -190,9 +190,10 @@ pub fn run(
         .as_ref()
         .map(|p| Sink::open(Some(p)))
         .transpose()?;
-    let (mut plans, total_size) = Plan::all(&sources);
+    let (mut plans, _) = Plan::all(&sources);
     args.range.apply(&sources, &mut plans)?;
-    let bar = progress_bar(total_size, args.input.quiet);
+    // A range's bar counts the range's bytes.
+    let bar = progress_bar(Plan::total(&plans), args.input.quiet);
     let mut totals = Totals {
         fix: Some(FixTotals::default()),
         ..Totals::default()

@@ -16,13 +16,13 @@
 
 mod pieces;
 
-use planilla_parser::split::{AtReader, ReadAt, Splitter};
+use crate::Opened;
+use planilla_parser::split::{AtReader, Splitter};
 use planilla_parser::{Game, Reader, ReaderBuilder};
 use rayon::prelude::*;
 use std::any::Any;
 use std::io::{self, Read};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
 
 /// The work done on each game, shared by the threads.
 pub trait Job: Sync {
@@ -152,7 +152,8 @@ where
     pieces::process_pieces(builder, splitter, batching, pool, job, sink)
 }
 
-/// [`process_stream`] over an input read at offsets (a regular file): with several
+/// [`process_stream`] over an input as [`crate::Source::open_to_read`] opened it: a
+/// stream, or an input read at offsets (a regular file). For the latter, with several
 /// threads the serial step only finds where to cut, reading a little past each piece's
 /// size, and each thread reads its own pieces ([`Splitter::positional`]); the output
 /// is the same as over the input read as a stream. One thread reads it as a stream.
@@ -160,9 +161,9 @@ where
 /// # Errors
 ///
 /// As [`process_stream`].
-pub fn process_at<J, F>(
+pub fn process_opened<J, F>(
     builder: ReaderBuilder,
-    input: Arc<dyn ReadAt>,
+    input: Opened,
     batching: BatchConfig,
     pool: &rayon::ThreadPool,
     job: &J,
@@ -172,6 +173,12 @@ where
     J: Job,
     F: FnMut(&[J::Output]) -> io::Result<()>,
 {
+    let input = match input {
+        Opened::Stream(input) => {
+            return process_stream(builder, input, batching, pool, job, sink);
+        }
+        Opened::At(input) => input,
+    };
     if pool.current_num_threads() <= 1 {
         // Reads of the reader's buffer size, at offsets, as a file's reads.
         let reader = builder.build(AtReader::new(input, 0));
@@ -331,6 +338,8 @@ fn read_whole<R: Read, E, J: Job>(
 mod tests {
     use super::*;
     use planilla_parser::ReaderBuilder;
+    use planilla_parser::split::ReadAt;
+    use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     /// A job made of a function of the game, without state.
@@ -376,7 +385,7 @@ mod tests {
         }
     }
 
-    /// [`process_stream`] over `data` read as a stream, or [`process_at`] over it read
+    /// [`process_stream`] over `data` read as a stream, or [`process_opened`] over it read
     /// at offsets; a read error after `data` when `fails`.
     fn process_both<J: Job, F: FnMut(&[J::Output]) -> io::Result<()>>(
         at: bool,
@@ -389,11 +398,12 @@ mod tests {
     ) -> io::Result<()> {
         match (at, fails) {
             (true, true) => {
-                let input = Arc::new(FailsAtEnd(data.to_vec()));
-                process_at(builder, input, batching, pool, job, sink)
+                let input = Opened::At(Arc::new(FailsAtEnd(data.to_vec())));
+                process_opened(builder, input, batching, pool, job, sink)
             }
             (true, false) => {
-                process_at(builder, Arc::new(data.to_vec()), batching, pool, job, sink)
+                let input = Opened::At(Arc::new(data.to_vec()));
+                process_opened(builder, input, batching, pool, job, sink)
             }
             (false, true) => {
                 let input = CutShort(data.to_vec(), 0);
