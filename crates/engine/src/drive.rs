@@ -309,8 +309,8 @@ impl Streamed<'_> {
         on(Event::Opened(self.source))?;
         // What `on` returned, kept apart from a read error, which ends only this source.
         let mut stopped: Option<io::Error> = None;
-        let sink = |results: &[J::Output]| {
-            if let Err(e) = on(Event::Results(results)) {
+        let sink = |results: &mut Vec<J::Output>| {
+            if let Err(e) = on(Event::Results(results.as_slice())) {
                 stopped = Some(e);
                 return Err(io::Error::other("stopped"));
             }
@@ -358,24 +358,9 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::Job;
+    use crate::pipeline::tests::Each;
     use planilla_parser::Game;
     use std::sync::Mutex;
-
-    /// A job that gives each game's number.
-    struct Numbers;
-
-    impl Job for Numbers {
-        type Output = u64;
-        type Worker = ();
-        fn worker(&self) {}
-        fn run(&self, _: &mut (), game: &Game) -> u64 {
-            game.index()
-        }
-        fn failed(&self, game: &Game, _: &str) -> u64 {
-            game.index()
-        }
-    }
 
     /// Remembers how far the run said it had read.
     #[derive(Default)]
@@ -426,7 +411,7 @@ mod tests {
                     Encoding::default(),
                     &pool,
                     &seen,
-                    &Numbers,
+                    &Each(Game::index),
                     on,
                 )
                 .unwrap();

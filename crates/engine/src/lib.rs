@@ -13,6 +13,8 @@
 //!   by every thread of a rayon pool ([`pipeline::Job`]: what is done to one game), and
 //!   their results handed back in input order, whatever the number of threads; a panic on
 //!   one game caught and made that game's result.
+//! - [`pulled`]: the same pipeline for a caller that asks for results a batch at a
+//!   time ([`pulled::Pulled`]), on its own thread or on a pool.
 //! - [`drive`]: the loop over a run's sources ([`drive::for_each_source`]): runs of small
 //!   files read whole several at a time, large ones streamed in pieces or read at
 //!   offsets, results handed on source after source as [`drive::Event`]s, progress and
@@ -46,6 +48,7 @@ pub mod decode;
 pub mod drive;
 pub mod jobs;
 pub mod pipeline;
+pub mod pulled;
 pub mod range;
 mod source;
 
