@@ -20,6 +20,15 @@ pub enum ShardBy {
     Moves,
 }
 
+impl From<ShardBy> for planilla_engine::jobs::ShardBy {
+    fn from(by: ShardBy) -> Self {
+        match by {
+            ShardBy::Index => planilla_engine::jobs::ShardBy::Index,
+            ShardBy::Moves => planilla_engine::jobs::ShardBy::Moves,
+        }
+    }
+}
+
 /// The archive of one `check` run.
 #[derive(Default)]
 pub struct ArchiveRun {

@@ -11,14 +11,11 @@ use crate::output::{ColorChoice, Format, Totals, Writer};
 use crate::range::RangeArgs;
 use anyhow::Context;
 use clap::{ArgMatches, Args};
-use planilla_core::Move;
 use planilla_engine::drive::{Event, Plan, for_each_source};
-use planilla_engine::pipeline::Job;
+use planilla_engine::jobs::{CheckJob, GameReport};
 use planilla_parser::{Encoding, Game};
-use planilla_validator::archive::{GameRecord, Shard};
-use planilla_validator::{
-    Checker, Code, Config, Finding, GameStats, RulesChoice, Severity, internal_error,
-};
+use planilla_validator::archive::Shard;
+use planilla_validator::{Code, Config, Finding, RulesChoice, Severity};
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -138,115 +135,6 @@ impl Filter {
     }
 }
 
-/// What `check` finds in one game.
-struct GameReport {
-    /// The findings, in the order they occur in the game.
-    findings: Vec<Finding>,
-    /// Counts.
-    stats: GameStats,
-    /// The game's content key (see `baseline::game_key`), when the run needs it.
-    key: Option<u64>,
-    /// The game's text, for a report that shows it beside the findings.
-    text: Option<GameText>,
-    /// The game's archive record, under `--archive`.
-    record: Option<GameRecord>,
-    /// Whether this run reports the game's own findings (`--shard-by moves` also
-    /// judges games whose own findings another shard reports).
-    home: bool,
-}
-
-/// `check`'s work on each game: the games of the shard replayed, the others left alone.
-struct CheckJob<'a> {
-    config: &'a Config,
-    shard: Option<Shard>,
-    /// Whether each game's content key is wanted (a baseline, SARIF's fingerprints).
-    keyed: bool,
-    /// For a report that shows the games' text (HTML): the filter, so that the text is
-    /// kept only for games with a finding it reports.
-    text_for: Option<&'a Filter>,
-    /// Whether each game's archive record is made.
-    archive: bool,
-    shard_by: ShardBy,
-}
-
-impl CheckJob<'_> {
-    /// The text of `game` when the report shows it and reports one of `findings`.
-    fn text(&self, game: &Game, findings: &[Finding]) -> Option<GameText> {
-        let filter = self.text_for?;
-        findings
-            .iter()
-            .any(|f| filter.keeps(f.code))
-            .then(|| GameText::of(game))
-    }
-}
-
-impl Job for CheckJob<'_> {
-    type Output = Option<GameReport>;
-    /// The checker, and the main line's moves for the archive record.
-    type Worker = (Checker, Vec<Move>);
-
-    fn worker(&self) -> (Checker, Vec<Move>) {
-        (Checker::new(*self.config), Vec::new())
-    }
-
-    fn run(&self, worker: &mut (Checker, Vec<Move>), game: &Game) -> Option<GameReport> {
-        let (checker, main_line) = worker;
-        let by_index = self.shard_by == ShardBy::Index;
-        if by_index && self.shard.is_some_and(|s| !s.keeps(game.index())) {
-            return None;
-        }
-        let mut findings = Vec::new();
-        let (stats, mut record) = if self.archive {
-            let stats = checker.check_main_line(game, &mut findings, main_line);
-            (stats, Some(GameRecord::new(game, main_line)))
-        } else {
-            (checker.check(game, &mut findings), None)
-        };
-        let mut home = true;
-        if let (false, Some(shard), Some(r)) = (by_index, self.shard, &mut record) {
-            let role = r.shard(shard);
-            if !role.judged && !role.home {
-                return None;
-            }
-            if !role.judged {
-                record = None;
-            }
-            home = role.home;
-            if !home {
-                findings.clear();
-            }
-        }
-        let key = self.keyed.then(|| game_key(game));
-        if let (Some(key), Some(r)) = (key, &mut record) {
-            r.set_caller_key(key);
-        }
-        let text = self.text(game, &findings);
-        Some(GameReport {
-            findings,
-            stats,
-            key,
-            text,
-            record,
-            home,
-        })
-    }
-
-    /// A game planilla failed on is one `internal-error` finding naming it.
-    fn failed(&self, game: &Game, panic: &str) -> Option<GameReport> {
-        let message = format!("planilla failed on this game ({panic}); please report it");
-        let findings = vec![internal_error(game, message)];
-        Some(GameReport {
-            text: self.text(game, &findings),
-            findings,
-            stats: GameStats::default(),
-            key: self.keyed.then(|| game_key(game)),
-            record: None,
-            // Under `--shard-by moves` the game's shard is unknown: the first reports it.
-            home: self.shard_by == ShardBy::Index || self.shard.is_none_or(|s| s.k == 0),
-        })
-    }
-}
-
 /// How the games of one source are checked: the command line's options over the
 /// configuration file's, and its overrides' for that file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -342,21 +230,27 @@ pub fn run(
         recorder,
         worst: None,
     };
-    let (mut plans, total_size) = Plan::all(&sources);
+    let (mut plans, _) = Plan::all(&sources);
     args.range.apply(&sources, &mut plans)?;
-    let bar = progress_bar(total_size, args.input.quiet);
+    // A range's bar counts the range's bytes.
+    let bar = progress_bar(Plan::total(&plans), args.input.quiet);
 
     let outcome: io::Result<()> = (|| {
         writer.begin()?;
         let mut name = String::new();
         for (group, (profile, filter, range)) in groups.iter().enumerate() {
+            // The HTML report shows a game's text beside the findings it reports.
+            let html = args.format == Format::Html;
             let job = CheckJob {
-                config: &profile.config,
+                config: profile.config,
                 shard: args.shard,
-                keyed,
-                text_for: (args.format == Format::Html).then_some(filter),
+                shard_by: args.shard_by.into(),
                 archive: args.archive,
-                shard_by: args.shard_by,
+                key: keyed.then_some(game_key as fn(&Game) -> u64),
+                keep: |game: &Game, findings: &[Finding]| {
+                    let shown = html && findings.iter().any(|f| filter.keeps(f.code));
+                    shown.then(|| GameText::of(game))
+                },
             };
             let unread = for_each_source(
                 &sources[range.clone()],
@@ -365,7 +259,7 @@ pub fn run(
                 &pool,
                 &BarProgress(&bar),
                 &job,
-                |event: Event<'_, Option<GameReport>>| {
+                |event: Event<'_, Option<GameReport<Option<GameText>>>>| {
                     match event {
                         Event::Opened(source) => {
                             name = source.display_name();
@@ -386,7 +280,7 @@ pub fn run(
                                 tally.totals.games += 1;
                                 tally.totals.plies += report.stats.plies;
                                 writer.game(report.key);
-                                if let Some(text) = &report.text {
+                                if let Some(text) = &report.kept {
                                     writer.game_text(text);
                                 }
                                 let key = report.key.unwrap_or_default();

@@ -5,11 +5,11 @@ use crate::output::{ColorChoice, Format, Writer};
 use crate::staged::Staged;
 use anyhow::bail;
 use clap::Args;
-use planilla_converter::{Conversion, Converter, Options, Outcome, OutputEncoding};
+use planilla_converter::{Conversion, Options, Outcome, OutputEncoding};
 use planilla_core::san::Lang;
 use planilla_engine::drive::{Event, Plan, for_each_source};
-use planilla_engine::pipeline::Job;
-use planilla_parser::{Game, Joiner};
+use planilla_engine::jobs::ConvertJob;
+use planilla_parser::Joiner;
 use planilla_validator::RulesChoice;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
@@ -36,29 +36,6 @@ pub struct ConvertArgs {
     /// an error, never a substitute.
     #[arg(long, default_value = "utf-8")]
     pub output_encoding: OutputEncoding,
-}
-
-/// `convert`'s work on each game.
-struct ConvertJob {
-    options: Options,
-    encoding: OutputEncoding,
-}
-
-impl Job for ConvertJob {
-    type Output = Conversion;
-    type Worker = Converter;
-
-    fn worker(&self) -> Converter {
-        Converter::new(self.options)
-    }
-
-    fn run(&self, converter: &mut Converter, game: &Game) -> Conversion {
-        converter.convert_and_encode(game, self.encoding)
-    }
-
-    fn failed(&self, game: &Game, panic: &str) -> Conversion {
-        Conversion::failed(game, self.encoding, panic)
-    }
 }
 
 /// Runs `planilla convert`: the exit status, or an error (status 2).

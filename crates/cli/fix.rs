@@ -19,11 +19,11 @@ use crate::range::RangeArgs;
 use crate::staged::Staged;
 use anyhow::bail;
 use clap::{ArgMatches, Args};
-use planilla_converter::{FixOptions, Fixed, Fixer};
+use planilla_converter::{FixOptions, Fixed};
 use planilla_core::san::Lang;
 use planilla_engine::drive::{Event, Plan, for_each_source};
-use planilla_engine::pipeline::Job;
-use planilla_parser::{Encoding, Game, Joiner};
+use planilla_engine::jobs::FixJob;
+use planilla_parser::{Encoding, Joiner};
 use planilla_validator::RulesChoice;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -74,28 +74,6 @@ pub struct FixArgs {
     /// Where options come from besides the command line.
     #[command(flatten)]
     pub config: ConfigArgs,
-}
-
-/// `fix`'s work on each game.
-struct FixJob {
-    options: FixOptions,
-}
-
-impl Job for FixJob {
-    type Output = Fixed;
-    type Worker = Fixer;
-
-    fn worker(&self) -> Fixer {
-        Fixer::new(self.options)
-    }
-
-    fn run(&self, fixer: &mut Fixer, game: &Game) -> Fixed {
-        fixer.fix(game)
-    }
-
-    fn failed(&self, game: &Game, panic: &str) -> Fixed {
-        Fixed::failed(game, panic)
-    }
 }
 
 /// A file being written, staged beside its destination (or standard output).
@@ -212,9 +190,10 @@ pub fn run(
         .as_ref()
         .map(|p| Sink::open(Some(p)))
         .transpose()?;
-    let (mut plans, total_size) = Plan::all(&sources);
+    let (mut plans, _) = Plan::all(&sources);
     args.range.apply(&sources, &mut plans)?;
-    let bar = progress_bar(total_size, args.input.quiet);
+    // A range's bar counts the range's bytes.
+    let bar = progress_bar(Plan::total(&plans), args.input.quiet);
     let mut totals = Totals {
         fix: Some(FixTotals::default()),
         ..Totals::default()

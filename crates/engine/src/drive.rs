@@ -12,7 +12,8 @@
 //! ([`process_whole`]); their results are kept until the files before them are handed
 //! on. Output is the same either way and for every number of threads.
 
-use crate::pipeline::{BatchConfig, Job, process_at, process_stream, process_whole};
+use crate::decode::Counting;
+use crate::pipeline::{BatchConfig, Job, process_opened, process_whole};
 use crate::range::{Index, locate, open_plain};
 use crate::source::{GameReader, OpenError, Opened, Source, io_reason};
 use planilla_parser::split::ReadAt;
@@ -80,6 +81,10 @@ impl Plan {
     /// as in the whole file ([`crate::range`]), finding where they start from the marks
     /// of `index` or else from the file's start.
     pub fn range(mut self, range: Range<u64>, index: Option<Arc<Index>>) -> Plan {
+        // The bar counts the range's bytes.
+        self.size = self
+            .size
+            .map(|size| size.min(range.end).saturating_sub(range.start));
         self.whole = None;
         self.range = Some((range, index));
         self
@@ -89,8 +94,14 @@ impl Plan {
     /// the progress bar).
     pub fn all(sources: &[Source]) -> (Vec<Plan>, Option<u64>) {
         let plans: Vec<Plan> = sources.iter().map(Plan::of).collect();
-        let total = plans.iter().map(|p| p.size).sum();
+        let total = Plan::total(&plans);
         (plans, total)
+    }
+
+    /// The total size of the sources of `plans` (of a byte range, its length), when
+    /// every size is known (for the progress bar).
+    pub fn total(plans: &[Plan]) -> Option<u64> {
+        plans.iter().map(|p| p.size).sum()
     }
 
     /// Looks at the source's metadata (once: a directory of thousands of small files
@@ -179,6 +190,7 @@ where
         // One file streamed (a large one, standard input, or a small one alone).
         let source = &sources[i];
         i += 1;
+        let run = Streamed { source, pool, bar };
         if let Some((range, index)) = &plans[i - 1].range {
             let ranged = RangeRun {
                 source,
@@ -186,7 +198,12 @@ where
                 index: index.as_deref(),
                 encoding,
             };
-            ranged.run(pool, bar, job, &mut on, &mut failed)?;
+            match ranged.open_span() {
+                Ok((builder, text, read)) => {
+                    run.stream(builder, text, read, job, &mut on, &mut failed)?;
+                }
+                Err(message) => fail(bar, message, &mut on, &mut failed)?,
+            }
             continue;
         }
         let consumed = Arc::new(AtomicU64::new(0));
@@ -200,32 +217,11 @@ where
                 continue;
             }
         };
-        on(Event::Opened(source))?;
         let base = done_bytes;
-        // What `on` returned, kept apart from a read error, which ends only this source.
-        let mut stopped: Option<io::Error> = None;
+        let read = || base + consumed.load(Ordering::Relaxed);
         let builder = ReaderBuilder::new().encoding(encoding);
-        let batching = BatchConfig::default();
-        let sink = |results: &[J::Output]| {
-            if let Err(e) = on(Event::Results(results)) {
-                stopped = Some(e);
-                return Err(io::Error::other("stopped"));
-            }
-            bar.read_to(base + consumed.load(Ordering::Relaxed));
-            Ok(())
-        };
-        let streamed = match input {
-            Opened::At(at) => process_at(builder, at, batching, pool, job, sink),
-            Opened::Stream(input) => process_stream(builder, input, batching, pool, job, sink),
-        };
-        if let Some(e) = stopped {
-            return Err(e);
-        }
-        if let Err(e) = streamed {
-            fail(bar, read_failure(source, &e), &mut on, &mut failed)?;
-        }
+        run.stream(builder, input, read, job, &mut on, &mut failed)?;
         done_bytes += plans[i - 1].size.unwrap_or(0);
-        on(Event::Closed)?;
     }
     Ok(failed)
 }
@@ -239,50 +235,24 @@ struct RangeRun<'a> {
 }
 
 impl RangeRun<'_> {
-    /// Reads the range's games as [`for_each_source`] reads a source; a file that cannot
-    /// be opened, read, or read by byte ranges (compressed, UTF-16, or not the file its
-    /// index was made of) is a failure.
-    fn run<J, F>(
-        &self,
-        pool: &rayon::ThreadPool,
-        bar: &dyn Progress,
-        job: &J,
-        on: &mut F,
-        failed: &mut bool,
-    ) -> io::Result<()>
-    where
-        J: Job,
-        F: FnMut(Event<'_, J::Output>) -> io::Result<()>,
-    {
-        let source = self.source;
-        let input = match self.open() {
-            Ok(input) => input,
-            Err(message) => return fail(bar, message, on, failed),
-        };
+    /// The range's games to be read as [`for_each_source`] reads a source: how, the
+    /// text from where the first of them starts, and how far into the range it has been
+    /// read (the bar counts the range's bytes); or why the file cannot be opened, read,
+    /// or read by byte ranges (compressed, UTF-16, or not the file its index was made of).
+    fn open_span(&self) -> Result<(ReaderBuilder, Opened, impl Fn() -> u64 + use<>), String> {
+        let input = self.open()?;
         let builder = ReaderBuilder::new().encoding(self.encoding);
-        let span = match locate(&input, self.range.clone(), self.index, &builder) {
-            Ok(span) => span,
-            Err(e) => return fail(bar, read_failure(source, &e), on, failed),
+        let span = locate(&input, self.range.clone(), self.index, &builder)
+            .map_err(|e| read_failure(self.source, &e))?;
+        let consumed = Arc::new(AtomicU64::new(0));
+        let text = Counting::new(span.text(input), Arc::clone(&consumed));
+        let (start, length) = (self.range.start, self.range.end - self.range.start);
+        let read = move || {
+            let at = span.origin.offset + consumed.load(Ordering::Relaxed);
+            at.saturating_sub(start).min(length)
         };
-        on(Event::Opened(source))?;
-        let mut stopped: Option<io::Error> = None;
-        let sink = |results: &[J::Output]| {
-            if let Err(e) = on(Event::Results(results)) {
-                stopped = Some(e);
-                return Err(io::Error::other("stopped"));
-            }
-            Ok(())
-        };
-        let text = span.text(input);
-        let builder = builder.origin(span.origin);
-        let streamed = process_stream(builder, text, BatchConfig::default(), pool, job, sink);
-        if let Some(e) = stopped {
-            return Err(e);
-        }
-        if let Err(e) = streamed {
-            fail(bar, read_failure(source, &e), on, failed)?;
-        }
-        on(Event::Closed)
+        let text = Opened::Stream(Box::new(text));
+        Ok((builder.origin(span.origin), text, read))
     }
 
     /// The file, to be read at offsets; or why it cannot be read by byte ranges.
@@ -305,6 +275,57 @@ impl RangeRun<'_> {
             ));
         }
         Ok(input)
+    }
+}
+
+/// One source streamed through the pipeline, and where its progress and failures go.
+struct Streamed<'a> {
+    source: &'a Source,
+    pool: &'a rayon::ThreadPool,
+    bar: &'a dyn Progress,
+}
+
+impl Streamed<'_> {
+    /// Hands on the source's opening, its games' results (with `read()`, how far the
+    /// run has read, to the bar after each batch), a read error that stops it, and its
+    /// end.
+    ///
+    /// # Errors
+    ///
+    /// The first error `on` returns.
+    fn stream<J, F>(
+        &self,
+        builder: ReaderBuilder,
+        input: Opened,
+        read: impl Fn() -> u64,
+        job: &J,
+        on: &mut F,
+        failed: &mut bool,
+    ) -> io::Result<()>
+    where
+        J: Job,
+        F: FnMut(Event<'_, J::Output>) -> io::Result<()>,
+    {
+        on(Event::Opened(self.source))?;
+        // What `on` returned, kept apart from a read error, which ends only this source.
+        let mut stopped: Option<io::Error> = None;
+        let sink = |results: &mut Vec<J::Output>| {
+            if let Err(e) = on(Event::Results(results.as_slice())) {
+                stopped = Some(e);
+                return Err(io::Error::other("stopped"));
+            }
+            self.bar.read_to(read());
+            Ok(())
+        };
+        let batching = BatchConfig::default();
+        let streamed = process_opened(builder, input, batching, self.pool, job, sink);
+        if let Some(e) = stopped {
+            return Err(e);
+        }
+        if let Err(e) = streamed {
+            fail(self.bar, read_failure(self.source, &e), on, failed)?;
+        }
+        on(Event::Closed)
     }
 }
 
@@ -332,4 +353,74 @@ where
     *failed = true;
     bar.failed(&message);
     on(Event::Failed(&message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::tests::Each;
+    use planilla_parser::Game;
+    use std::sync::Mutex;
+
+    /// Remembers how far the run said it had read.
+    #[derive(Default)]
+    struct Seen(Mutex<Vec<u64>>);
+
+    impl Progress for Seen {
+        fn read_to(&self, bytes: u64) {
+            self.0.lock().unwrap().push(bytes);
+        }
+        fn failed(&self, message: &str) {
+            panic!("{message}");
+        }
+    }
+
+    /// A byte range's progress counts the range's bytes: its plan's size is the range's
+    /// length (cut at the file's end), and the run reads up to it, never past it, for
+    /// one thread and several.
+    #[test]
+    fn a_range_counts_its_own_bytes() {
+        let text: Vec<u8> = (1..=3000)
+            .flat_map(|i| format!("[Event \"{i}\"]\n\n1. e4 e5 *\n\n").into_bytes())
+            .collect();
+        let path = std::env::temp_dir().join(format!("planilla-drive-{}.pgn", std::process::id()));
+        std::fs::write(&path, &text).unwrap();
+        let source = Source::File(path.clone());
+        let size = text.len() as u64;
+        for (range, length) in [(1000..30_000, 29_000), (50_000..u64::MAX, size - 50_000)] {
+            let plan = Plan::of(&source).range(range, None);
+            assert_eq!(Plan::total(std::slice::from_ref(&plan)), Some(length));
+            for threads in [1, 2] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let seen = Seen::default();
+                let mut games = 0;
+                let plans = [plan.clone()];
+                let sources = [source.clone()];
+                let on = |event: Event<'_, u64>| {
+                    if let Event::Results(results) = event {
+                        games += results.len();
+                    }
+                    Ok(())
+                };
+                let failed = for_each_source(
+                    &sources,
+                    &plans,
+                    Encoding::default(),
+                    &pool,
+                    &seen,
+                    &Each(Game::index),
+                    on,
+                )
+                .unwrap();
+                assert!(!failed && games > 0);
+                let seen = seen.0.into_inner().unwrap();
+                assert_eq!(seen.last(), Some(&length), "{threads} threads: {seen:?}");
+                assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+            }
+        }
+        std::fs::remove_file(&path).unwrap();
+    }
 }

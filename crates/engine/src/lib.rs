@@ -13,17 +13,21 @@
 //!   by every thread of a rayon pool ([`pipeline::Job`]: what is done to one game), and
 //!   their results handed back in input order, whatever the number of threads; a panic on
 //!   one game caught and made that game's result.
+//! - [`pulled`]: the same pipeline for a caller that asks for results a batch at a
+//!   time ([`pulled::Pulled`]), on its own thread or on a pool.
 //! - [`drive`]: the loop over a run's sources ([`drive::for_each_source`]): runs of small
 //!   files read whole several at a time, large ones streamed in pieces or read at
 //!   offsets, results handed on source after source as [`drive::Event`]s, progress and
 //!   failures told to a [`drive::Progress`].
+//! - [`jobs`]: the per-game jobs of check, fix and convert ([`jobs::CheckJob`],
+//!   [`jobs::FixJob`], [`jobs::ConvertJob`]), so that every front end checks, fixes and
+//!   converts a game alike.
 //! - [`range`]: byte ranges of a file, the unit of distributed work: the games whose
 //!   first byte lies in a range, numbered as in the whole file, found from the file's
 //!   start or from the marks of an [`range::Index`].
 //!
 //! The engine knows nothing of arguments, output formats or terminals: those are the
-//! front ends'. (The per-game jobs of check, fix and convert are still the binary's;
-//! they move here next, see docs/architecture.md.)
+//! front ends'.
 //!
 //! ```
 //! use std::io::Read;
@@ -42,7 +46,9 @@
 
 pub mod decode;
 pub mod drive;
+pub mod jobs;
 pub mod pipeline;
+pub mod pulled;
 pub mod range;
 mod source;
 

@@ -16,13 +16,13 @@
 
 mod pieces;
 
-use planilla_parser::split::{AtReader, ReadAt, Splitter};
+use crate::Opened;
+use planilla_parser::split::{AtReader, Splitter};
 use planilla_parser::{Game, Reader, ReaderBuilder};
 use rayon::prelude::*;
 use std::any::Any;
 use std::io::{self, Read};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
 
 /// The work done on each game, shared by the threads.
 pub trait Job: Sync {
@@ -143,7 +143,7 @@ pub fn process_stream<R, J, F>(
 where
     R: Read + Send,
     J: Job,
-    F: FnMut(&[J::Output]) -> io::Result<()>,
+    F: FnMut(&mut Vec<J::Output>) -> io::Result<()>,
 {
     if pool.current_num_threads() <= 1 {
         return process_in_line(builder.build(input), batching, job, sink);
@@ -152,7 +152,8 @@ where
     pieces::process_pieces(builder, splitter, batching, pool, job, sink)
 }
 
-/// [`process_stream`] over an input read at offsets (a regular file): with several
+/// [`process_stream`] over an input as [`crate::Source::open_to_read`] opened it: a
+/// stream, or an input read at offsets (a regular file). For the latter, with several
 /// threads the serial step only finds where to cut, reading a little past each piece's
 /// size, and each thread reads its own pieces ([`Splitter::positional`]); the output
 /// is the same as over the input read as a stream. One thread reads it as a stream.
@@ -160,9 +161,9 @@ where
 /// # Errors
 ///
 /// As [`process_stream`].
-pub fn process_at<J, F>(
+pub fn process_opened<J, F>(
     builder: ReaderBuilder,
-    input: Arc<dyn ReadAt>,
+    input: Opened,
     batching: BatchConfig,
     pool: &rayon::ThreadPool,
     job: &J,
@@ -170,8 +171,14 @@ pub fn process_at<J, F>(
 ) -> io::Result<()>
 where
     J: Job,
-    F: FnMut(&[J::Output]) -> io::Result<()>,
+    F: FnMut(&mut Vec<J::Output>) -> io::Result<()>,
 {
+    let input = match input {
+        Opened::Stream(input) => {
+            return process_stream(builder, input, batching, pool, job, sink);
+        }
+        Opened::At(input) => input,
+    };
     if pool.current_num_threads() <= 1 {
         // Reads of the reader's buffer size, at offsets, as a file's reads.
         let reader = builder.build(AtReader::new(input, 0));
@@ -187,13 +194,9 @@ const IN_LINE_BYTES: usize = 8 << 10;
 /// [`process_stream`] with one thread: on the calling thread, a few games are read
 /// (about [`IN_LINE_BYTES`]) and worked on at once, while their text and tokens are
 /// still in the core's first-level cache, and the results are handed on in batches of
-/// the same bounds as with more threads. A few games rather than one keep the code of
-/// the tokenizer and of the work each in the instruction cache for several games
-/// (cachegrind on 5 MB: 2.1 M instruction-cache misses one game at a time, 0.64 M
-/// 8 KiB at a time, 0.36 M 64 KiB at a time, when data-cache misses grow; 8 KiB took
-/// 1.5-2% less CPU time than one game at a time).
+/// the same bounds as with more threads ([`InLine`]).
 fn process_in_line<R, J, F>(
-    mut reader: Reader<R>,
+    reader: Reader<R>,
     batching: BatchConfig,
     job: &J,
     mut sink: F,
@@ -201,29 +204,85 @@ fn process_in_line<R, J, F>(
 where
     R: Read,
     J: Job,
-    F: FnMut(&[J::Output]) -> io::Result<()>,
+    F: FnMut(&mut Vec<J::Output>) -> io::Result<()>,
 {
     let mut worker = job.worker();
-    let mut games: Vec<Game> = Vec::new();
+    let mut in_line = InLine::new(reader, batching);
     let mut results = Vec::new();
-    let mut bytes = 0;
-    loop {
-        let (read, ended, error) =
-            read_games(&mut reader, batching.max_games, IN_LINE_BYTES, &mut games);
-        for game in &games[..read] {
-            bytes += game.bytes().len();
-            results.push(work_on(job, &mut worker, game));
-            if results.len() >= batching.max_games || bytes >= batching.max_bytes {
-                sink(&results)?;
-                results.clear();
-                bytes = 0;
-            }
+    while in_line.next_batch(job, &mut worker, &mut results)? {
+        sink(&mut results)?;
+    }
+    Ok(())
+}
+
+/// One input read and worked on by one thread, a batch at a time as its caller asks:
+/// a few games are read (about [`IN_LINE_BYTES`]) and worked on at once, while their
+/// text and tokens are still in the core's first-level cache. A few games rather than
+/// one keep the code of the tokenizer and of the work each in the instruction cache for
+/// several games (cachegrind on 5 MB: 2.1 M instruction-cache misses one game at a
+/// time, 0.64 M 8 KiB at a time, 0.36 M 64 KiB at a time, when data-cache misses grow;
+/// 8 KiB took 1.5-2% less CPU time than one game at a time).
+pub(crate) struct InLine<R> {
+    reader: Reader<R>,
+    batching: BatchConfig,
+    /// The games read last, reused; those from `next` to `read` are not worked on yet.
+    games: Vec<Game>,
+    read: usize,
+    next: usize,
+    /// Whether the input ended (read to its end or failed), and the read error that
+    /// ended it, handed on after the games before it.
+    ended: bool,
+    error: Option<io::Error>,
+}
+
+impl<R: Read> InLine<R> {
+    pub(crate) fn new(reader: Reader<R>, batching: BatchConfig) -> Self {
+        InLine {
+            reader,
+            batching,
+            games: Vec::new(),
+            read: 0,
+            next: 0,
+            ended: false,
+            error: None,
         }
-        if ended {
-            if !results.is_empty() {
-                sink(&results)?;
+    }
+
+    /// Puts the results of the next batch of games (at most `batching.max_games` games
+    /// or about `batching.max_bytes` bytes) in `results` (emptied first): whether there
+    /// was one (`false` once the input is done).
+    ///
+    /// # Errors
+    ///
+    /// The read error that ended the input, once the games before it were handed on.
+    pub(crate) fn next_batch<J: Job>(
+        &mut self,
+        job: &J,
+        worker: &mut J::Worker,
+        results: &mut Vec<J::Output>,
+    ) -> io::Result<bool> {
+        results.clear();
+        let mut bytes = 0;
+        loop {
+            while self.next < self.read {
+                let game = &self.games[self.next];
+                self.next += 1;
+                bytes += game.bytes().len();
+                results.push(work_on(job, worker, game));
+                if results.len() >= self.batching.max_games || bytes >= self.batching.max_bytes {
+                    return Ok(true);
+                }
             }
-            return error.map_or(Ok(()), Err);
+            if self.ended {
+                if !results.is_empty() {
+                    return Ok(true);
+                }
+                return self.error.take().map_or(Ok(false), Err);
+            }
+            let max_games = self.batching.max_games;
+            let (read, ended, error) =
+                read_games(&mut self.reader, max_games, IN_LINE_BYTES, &mut self.games);
+            (self.read, self.next, self.ended, self.error) = (read, 0, ended, error);
         }
     }
 }
@@ -328,13 +387,15 @@ fn read_whole<R: Read, E, J: Job>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use planilla_parser::ReaderBuilder;
+    use planilla_parser::split::ReadAt;
+    use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    /// A job made of a function of the game, without state.
-    struct Each<F>(F);
+    /// A job made of a function of the game, without state (the engine's tests share it).
+    pub(crate) struct Each<F>(pub(crate) F);
 
     impl<T: Send, F: Fn(&Game) -> T + Sync> Job for Each<F> {
         type Output = T;
@@ -376,9 +437,9 @@ mod tests {
         }
     }
 
-    /// [`process_stream`] over `data` read as a stream, or [`process_at`] over it read
+    /// [`process_stream`] over `data` read as a stream, or [`process_opened`] over it read
     /// at offsets; a read error after `data` when `fails`.
-    fn process_both<J: Job, F: FnMut(&[J::Output]) -> io::Result<()>>(
+    fn process_both<J: Job, F: FnMut(&mut Vec<J::Output>) -> io::Result<()>>(
         at: bool,
         data: &[u8],
         fails: bool,
@@ -389,11 +450,12 @@ mod tests {
     ) -> io::Result<()> {
         match (at, fails) {
             (true, true) => {
-                let input = Arc::new(FailsAtEnd(data.to_vec()));
-                process_at(builder, input, batching, pool, job, sink)
+                let input = Opened::At(Arc::new(FailsAtEnd(data.to_vec())));
+                process_opened(builder, input, batching, pool, job, sink)
             }
             (true, false) => {
-                process_at(builder, Arc::new(data.to_vec()), batching, pool, job, sink)
+                let input = Opened::At(Arc::new(data.to_vec()));
+                process_opened(builder, input, batching, pool, job, sink)
             }
             (false, true) => {
                 let input = CutShort(data.to_vec(), 0);

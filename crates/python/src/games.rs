@@ -1,18 +1,21 @@
 //! `planilla.games`: the games of the sources one at a time, each with its tags, its
 //! main line as SAN and UCI, and its findings, so that a python-chess user can hand the
-//! legal games on. The sources are streamed: memory stays that of one game.
+//! legal games on. The sources are read by the engine's pipeline on the calling thread,
+//! as the binary reads them, one game a batch: memory stays that of one game.
 
 use crate::py_values;
 use crate::run::Settings;
-use crate::source::{GameReader, Source, SourceError};
+use crate::source::{Source, SourceError};
 use crate::stream::next_detached;
 use planilla_core::san::Lang;
 use planilla_core::{Position, Validation};
+use planilla_engine::pipeline::{BatchConfig, Job};
+use planilla_engine::pulled::{Pulled, Threads};
 use planilla_parser::{Game, TokenKind};
-use planilla_validator::{Checker, Code, Finding, PlayedMove};
+use planilla_validator::{Checker, Code, Config, Finding, PlayedMove, internal_error};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// One game as `games` hands it on, before it becomes a dict.
 struct GameRecord {
@@ -26,51 +29,77 @@ struct GameRecord {
     findings: Vec<Finding>,
 }
 
-/// Where the iteration is: the sources left, the reader of the current one, and the
-/// game and checker reused from game to game.
+/// Where the iteration is: the sources left, and the games of the current one.
 struct Cursor {
     sources: Vec<Source>,
     next_source: usize,
-    reader: Option<(String, GameReader)>,
+    /// The current source's name, and its games.
+    current: Option<(String, Pulled<Describe>)>,
     settings: Settings,
-    game: Game,
-    checker: Checker,
-    findings: Vec<Finding>,
-    played: Vec<PlayedMove>,
+    describe: Arc<Describe>,
 }
 
 impl Cursor {
     /// The next game of the sources, or `None` after the last.
     fn next_game(&mut self) -> Result<Option<GameRecord>, SourceError> {
         loop {
-            if let Some((name, reader)) = &mut self.reader {
-                let read = reader
-                    .read_game(&mut self.game)
-                    .map_err(|e| SourceError::reading(&self.sources[self.next_source - 1], &e))?;
-                if read {
-                    let name = name.clone();
-                    return Ok(Some(self.record(name)));
+            if let Some((name, pulled)) = &mut self.current {
+                match pulled.next_batch() {
+                    // One game a batch.
+                    Some(Ok(batch)) => {
+                        if let Some(mut record) = batch.into_iter().next() {
+                            record.file = name.clone();
+                            return Ok(Some(record));
+                        }
+                    }
+                    Some(Err(e)) => {
+                        self.current = None;
+                        let source = &self.sources[self.next_source - 1];
+                        return Err(SourceError::reading(source, &e));
+                    }
+                    None => self.current = None,
                 }
-                self.reader = None;
+                continue;
             }
             let Some(source) = self.sources.get(self.next_source) else {
                 return Ok(None);
             };
-            self.reader = Some((source.name(), source.open(self.settings.encoding)?));
             self.next_source += 1;
+            let (builder, input) = source.open(self.settings.encoding, false)?;
+            let batching = BatchConfig {
+                max_games: 1,
+                ..BatchConfig::default()
+            };
+            let describe = Arc::clone(&self.describe);
+            let pulled = Pulled::new(builder, input, batching, &Threads::Caller, describe);
+            self.current = Some((source.name(), pulled));
         }
     }
+}
 
-    /// Checks the game just read and describes it.
-    fn record(&mut self, file: String) -> GameRecord {
-        let game = &self.game;
-        self.findings.clear();
-        self.played.clear();
-        self.checker
-            .check_recording(game, &mut self.findings, &mut self.played);
+/// `games`' work on each game: checked, its main line's moves recorded, described.
+struct Describe {
+    config: Config,
+}
+
+impl Job for Describe {
+    /// Its `file` is left for the caller, which knows the source.
+    type Output = GameRecord;
+    /// The checker, and the findings and moves of a game, reused.
+    type Worker = (Checker, Vec<Finding>, Vec<PlayedMove>);
+
+    fn worker(&self) -> Self::Worker {
+        (Checker::new(self.config), Vec::new(), Vec::new())
+    }
+
+    fn run(&self, worker: &mut Self::Worker, game: &Game) -> GameRecord {
+        let (checker, findings, played) = worker;
+        findings.clear();
+        played.clear();
+        checker.check_recording(game, findings, played);
         let fen = game.tag("FEN").map(|fen| fen.into_owned());
-        let (san, uci) = main_line(game, fen.as_deref(), &self.played);
-        let legal = !self.findings.iter().any(|f| {
+        let (san, uci) = main_line(game, fen.as_deref(), played);
+        let legal = !findings.iter().any(|f| {
             f.variation.is_empty()
                 && matches!(
                     f.code,
@@ -81,17 +110,40 @@ impl Cursor {
                 )
         });
         GameRecord {
-            file,
+            fen,
+            san,
+            uci,
+            legal,
+            findings: findings.clone(),
+            ..GameRecord::tags_of(game)
+        }
+    }
+
+    /// A game planilla failed on is one `internal-error` finding naming it, and not legal.
+    fn failed(&self, game: &Game, panic: &str) -> GameRecord {
+        let message = format!("planilla failed on this game ({panic}); please report it");
+        GameRecord {
+            findings: vec![internal_error(game, message)],
+            ..GameRecord::tags_of(game)
+        }
+    }
+}
+
+impl GameRecord {
+    /// The record of `game` with its number and tags only.
+    fn tags_of(game: &Game) -> GameRecord {
+        GameRecord {
+            file: String::new(),
             index: game.index(),
             tags: game
                 .tag_pairs()
                 .map(|(name, value)| (name.into_owned(), value.into_owned()))
                 .collect(),
-            fen,
-            san,
-            uci,
-            legal,
-            findings: self.findings.clone(),
+            fen: None,
+            san: Vec::new(),
+            uci: Vec::new(),
+            legal: false,
+            findings: Vec::new(),
         }
     }
 }
@@ -210,12 +262,11 @@ pub fn games(
         cursor: Mutex::new(Cursor {
             sources: Source::ranged(Source::all(source)?, range, index)?,
             next_source: 0,
-            reader: None,
+            current: None,
             settings,
-            game: Game::new(),
-            checker: Checker::new(settings.config),
-            findings: Vec::new(),
-            played: Vec::new(),
+            describe: Arc::new(Describe {
+                config: settings.config,
+            }),
         }),
     })
 }

@@ -1,9 +1,10 @@
 //! planilla from Python: the extension module `planilla._planilla`, which the pure-Python
 //! package `planilla` (python/planilla) re-exports.
 //!
-//! The module is a thin layer over the library crates: the parser's `Reader` splits the
-//! input into games, the validator's `Checker` replays them (on a rayon pool, a batch of
-//! games at a time, findings in input order), and the converter's `Converter` and
+//! The module is a thin layer over the library crates: the engine reads the sources as
+//! the binary reads them (its decoders, its ordered parallel pipeline on a rayon pool, a
+//! batch of games at a time, results in input order) and runs the binary's per-game jobs
+//! on them: the validator's `Checker` replays them, the converter's `Converter` and
 //! `Fixer` rewrite them. Python objects are built only at the boundary (`py_values`),
 //! and the interpreter lock is released while Rust works (`Python::detach`).
 //!

@@ -1,31 +1,40 @@
-//! `planilla.convert` and `planilla.fix`: PGN text rewritten game by game by the
-//! converter's `Converter` and `Fixer`, as `planilla convert` and `planilla fix` write it.
+//! `planilla.convert` and `planilla.fix`: PGN text rewritten game by game by the engine's
+//! jobs of `convert` and `fix` (the converter's `Converter` and `Fixer`) on the calling
+//! thread, read and written as `planilla convert` and `planilla fix` read and write it.
 
 use crate::options;
 use crate::py_values;
 use crate::source::{Source, SourceError};
-use planilla_converter::{Change, FixOptions, Fixer, Options};
-use planilla_parser::{Encoding, Game, Joiner};
+use planilla_converter::{Change, FixOptions, Options, Outcome, OutputEncoding};
+use planilla_engine::jobs::{ConvertJob, FixJob};
+use planilla_engine::pipeline::{BatchConfig, Job};
+use planilla_engine::pulled::{Pulled, Threads};
+use planilla_parser::{Encoding, Joiner};
 use planilla_validator::Finding;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
+use std::sync::Arc;
 
-/// Hands `on` each game of the source `pgn` in turn; returns the name findings about it
-/// carry.
-fn for_each_game(
+/// Hands `on` the result of `job` on each game of the source `pgn` in turn, worked on by
+/// the engine's pipeline on the calling thread; returns the name findings about it carry.
+fn for_each_game<J>(
     pgn: &Bound<'_, PyAny>,
     encoding: Encoding,
-    mut on: impl FnMut(&Game) + Send,
-) -> PyResult<String> {
+    job: J,
+    mut on: impl FnMut(J::Output) + Send,
+) -> PyResult<String>
+where
+    J: Job + Send + 'static,
+    J::Output: 'static,
+{
     let source = one(pgn)?;
     pgn.py().detach(|| -> Result<(), SourceError> {
-        let mut reader = source.open(encoding)?;
-        let mut game = Game::new();
-        while reader
-            .read_game(&mut game)
-            .map_err(|e| SourceError::reading(&source, &e))?
-        {
-            on(&game);
+        let (builder, input) = source.open(encoding, false)?;
+        let batching = BatchConfig::default();
+        let mut pulled = Pulled::new(builder, input, batching, &Threads::Caller, Arc::new(job));
+        while let Some(batch) = pulled.next_batch() {
+            let batch = batch.map_err(|e| SourceError::reading(&source, &e))?;
+            batch.into_iter().for_each(&mut on);
         }
         Ok(())
     })?;
@@ -67,16 +76,21 @@ pub fn convert(
         to: options::parse(to)?,
         rules: options::rules(rules)?,
     };
-    let mut converter = planilla_converter::Converter::new(options);
+    // UTF-8 holds every character: no game's bytes are an error.
+    let job = ConvertJob {
+        options,
+        encoding: OutputEncoding::Utf8,
+    };
     let mut out = Vec::new();
     // The games go one after another as `planilla convert` writes them: a separator line
     // only where two would otherwise run together (where the text had one).
     let mut joiner = Joiner::new();
-    for_each_game(pgn, options::encoding(encoding)?, |game| {
-        let text = converter.convert(game).text;
-        let input = game.offset()..game.offset() + game.len_in_file();
-        // Writing to a Vec cannot fail.
-        let _ = joiner.write_from(&mut out, text.as_bytes(), input, game.skipped_bytes() == 0);
+    for_each_game(pgn, options::encoding(encoding)?, job, |done| {
+        let whole = done.outcome != Outcome::Skipped;
+        if let Ok(bytes) = &done.bytes {
+            // Writing to a Vec cannot fail.
+            let _ = joiner.write_from(&mut out, bytes, done.input, whole);
+        }
     })?;
     // The converter writes UTF-8: nothing is replaced here.
     Ok(String::from_utf8_lossy(&out).into_owned())
@@ -127,17 +141,18 @@ pub fn fix(
     rules: &str,
     encoding: &str,
 ) -> PyResult<Fixed> {
-    let mut fixer = Fixer::new(FixOptions {
-        from: options::lang(from_)?,
-        to: to.map(options::parse).transpose()?,
-        rules: options::rules(rules)?,
-        repair,
-    });
+    let job = FixJob {
+        options: FixOptions {
+            from: options::lang(from_)?,
+            to: to.map(options::parse).transpose()?,
+            rules: options::rules(rules)?,
+            repair,
+        },
+    };
     let mut text = Vec::new();
     let mut joiner = Joiner::new();
     let mut games = Vec::new();
-    let name = for_each_game(pgn, options::encoding(encoding)?, |game| {
-        let fixed = fixer.fix(game);
+    let name = for_each_game(pgn, options::encoding(encoding)?, job, |fixed| {
         // As `planilla fix` writes them: a separator line only where two games would
         // otherwise run together. Writing to a Vec cannot fail.
         let _ = joiner.write(&mut text, &fixed.bytes);

@@ -1,23 +1,21 @@
-//! `planilla.check`: every game of the sources checked on a rayon pool, a batch at a
-//! time, the findings in input order whatever the number of threads.
+//! `planilla.check`: every game of the sources read and checked by the engine's ordered
+//! parallel pipeline and its `check` job, as the binary reads and checks them, a batch at
+//! a time, the findings in input order whatever the number of threads.
 
 use crate::options::{self, Filter};
 use crate::py_values::{self, Totals};
-use crate::source::{GameReader, Source, SourceError};
-use planilla_core::Move;
+use crate::source::{Source, SourceError};
+use planilla_engine::jobs::{CheckJob, GameReport};
+use planilla_engine::pipeline::BatchConfig;
+use planilla_engine::pulled::{Pulled, Threads};
 use planilla_parser::{Encoding, Game};
 use planilla_validator::archive::{Archive, GameRecord, Shard};
-use planilla_validator::{Checker, Config, Finding};
-use pyo3::exceptions::PyValueError;
+use planilla_validator::{Config, Finding};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use rayon::prelude::*;
-use rayon::{ThreadPool, ThreadPoolBuilder};
-
-/// A batch holds at most this many games and about this many bytes (the binary's
-/// batches): enough work to share among the threads, little memory.
-const BATCH_GAMES: usize = 512;
-const BATCH_BYTES: usize = 256 << 10;
+use rayon::ThreadPoolBuilder;
+use std::sync::{Arc, OnceLock};
 
 /// The result of `planilla.check`: the findings reported, in input order, each a dict
 /// with the fields of a `planilla check --format jsonl` line, and the summary line's.
@@ -78,7 +76,8 @@ pub struct Job {
     archive: bool,
     /// Which findings are reported.
     pub filter: Filter,
-    workers: Workers,
+    /// Where the games are checked.
+    pub threads: Threads,
 }
 
 impl Job {
@@ -109,7 +108,7 @@ impl Job {
                 .transpose()?,
             archive,
             sources: Source::ranged(Source::all(source)?, range, index)?,
-            workers: Workers::new(threads)?,
+            threads: threads_of(threads)?,
         })
     }
 }
@@ -173,29 +172,34 @@ pub fn check(
     })
 }
 
-/// Where the games are checked: the threads `threads=` asks for.
-enum Workers {
-    /// `None`: rayon's global pool, one thread a core.
-    Global,
-    /// `1`: the calling thread, with one `Checker` for every game (as `check -j1`).
-    Caller,
-    /// More: a pool of that many threads.
-    Pool(ThreadPool),
-}
-
-impl Workers {
-    /// The workers of `threads=`.
-    fn new(threads: Option<usize>) -> PyResult<Workers> {
-        match threads {
-            None => Ok(Workers::Global),
-            Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
-            Some(1) => Ok(Workers::Caller),
-            Some(n) => ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map(Workers::Pool)
-                .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}"))),
+/// Where the games are checked: the threads `threads=` asks for. `None`: a pool of one
+/// thread a core shared by every call (built once; `RAYON_NUM_THREADS` is heeded, as by
+/// rayon's global pool); `1`: the calling thread, with one `Checker` for every game (as
+/// `check -j1`); more: a pool of that many threads.
+///
+/// # Errors
+///
+/// A `ValueError` for 0, or for a pool that cannot be started.
+pub fn threads_of(threads: Option<usize>) -> PyResult<Threads> {
+    static SHARED: OnceLock<Arc<rayon::ThreadPool>> = OnceLock::new();
+    let build = |n: Option<usize>| {
+        let builder = ThreadPoolBuilder::new().num_threads(n.unwrap_or(0));
+        builder.build().map(Arc::new)
+    };
+    match threads {
+        None => {
+            if let Some(pool) = SHARED.get() {
+                return Ok(Threads::Pool(Arc::clone(pool)));
+            }
+            let pool = build(None)
+                .map_err(|e| PyRuntimeError::new_err(format!("cannot start the threads: {e}")))?;
+            Ok(Threads::Pool(Arc::clone(SHARED.get_or_init(|| pool))))
         }
+        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
+        Some(1) => Ok(Threads::Caller),
+        Some(n) => build(Some(n))
+            .map(Threads::Pool)
+            .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}"))),
     }
 }
 
@@ -235,19 +239,19 @@ impl Totals {
     }
 }
 
+/// The engine's `check` job, with nothing kept beside the findings.
+type Check = CheckJob<fn(&Game, &[Finding])>;
+
 /// The games of a job's sources, one source after another, read and checked a batch at a
-/// time on the job's workers.
+/// time by the engine's pipeline on the job's threads.
 pub struct Batches {
     job: Job,
-    /// The index of the source being read, and its reader.
-    reader: Option<(usize, GameReader)>,
+    /// The engine's job of every game.
+    check: Arc<Check>,
+    /// The index of the source being read, and its batches.
+    current: Option<(usize, Pulled<Check>)>,
     /// The sources opened so far.
     opened: usize,
-    /// The games of a batch, reused from batch to batch as the reader's caller should.
-    batch: Vec<Game>,
-    /// The calling thread's checker, kept from batch to batch (`Workers::Caller`), and
-    /// its list of a game's main-line moves.
-    caller: (Checker, Vec<Move>),
     /// The archive judge, under `archive=True`: the records of the games checked so far,
     /// in input order.
     archive: Option<Archive>,
@@ -256,13 +260,17 @@ pub struct Batches {
 impl Batches {
     /// Nothing read yet.
     pub fn new(job: Job) -> Batches {
+        let check = CheckJob {
+            shard: job.shard,
+            archive: job.archive,
+            ..CheckJob::new(job.settings.config)
+        };
         Batches {
-            caller: (Checker::new(job.settings.config), Vec::new()),
+            check: Arc::new(check),
             archive: job.archive.then(Archive::new),
             job,
-            reader: None,
+            current: None,
             opened: 0,
-            batch: Vec::new(),
         }
     }
 
@@ -281,46 +289,47 @@ impl Batches {
     ///
     /// # Errors
     ///
-    /// A source that cannot be opened or read to its end.
+    /// A source that cannot be opened or read to its end (after the batches of the games
+    /// read before the error); the next call goes on with the next source, as the binary
+    /// does.
     pub fn next_batch(&mut self) -> Result<Option<(usize, Vec<Checked>)>, SourceError> {
         loop {
-            let Some((index, reader)) = &mut self.reader else {
+            let Some((index, pulled)) = &mut self.current else {
                 let Some(source) = self.job.sources.get(self.opened) else {
                     return Ok(None);
                 };
-                self.reader = Some((self.opened, source.open(self.job.settings.encoding)?));
                 self.opened += 1;
+                // Several threads read a plain file at offsets, as the binary does.
+                let at_offsets = matches!(self.job.threads, Threads::Pool(_));
+                let (builder, input) = source.open(self.job.settings.encoding, at_offsets)?;
+                let batching = BatchConfig::default();
+                let check = Arc::clone(&self.check);
+                let pulled = Pulled::new(builder, input, batching, &self.job.threads, check);
+                self.current = Some((self.opened - 1, pulled));
                 continue;
             };
             let index = *index;
-            let source = &self.job.sources[index];
-            let (mut count, mut bytes) = (0, 0);
-            while count < BATCH_GAMES && bytes < BATCH_BYTES {
-                if self.batch.len() == count {
-                    self.batch.push(Game::new());
+            let results = match pulled.next_batch() {
+                Some(Ok(results)) => results,
+                Some(Err(e)) => {
+                    self.current = None;
+                    return Err(SourceError::reading(&self.job.sources[index], &e));
                 }
-                let read = reader
-                    .read_game(&mut self.batch[count])
-                    .map_err(|e| SourceError::reading(source, &e))?;
-                if !read {
-                    self.reader = None;
-                    break;
+                None => {
+                    self.current = None;
+                    continue;
                 }
-                bytes += self.batch[count].bytes().len();
-                count += 1;
-            }
-            if count > 0 {
-                let results = self.check(count);
-                if let Some(archive) = &mut self.archive {
-                    let name = self.job.sources[index].name();
-                    for (_, _, record) in results.iter().flatten() {
-                        if let Some(record) = record {
-                            archive.push(&name, record).map_err(SourceError::archive)?;
-                        }
+            };
+            let results: Vec<Checked> = results.into_iter().map(|r| r.map(checked)).collect();
+            if let Some(archive) = &mut self.archive {
+                let name = self.job.sources[index].name();
+                for (_, _, record) in results.iter().flatten() {
+                    if let Some(record) = record {
+                        archive.push(&name, record).map_err(SourceError::archive)?;
                     }
                 }
-                return Ok(Some((index, results)));
             }
+            return Ok(Some((index, results)));
         }
     }
 
@@ -337,32 +346,9 @@ impl Batches {
         let found = archive.finish().map_err(SourceError::archive)?;
         Ok(found.into_iter().map(|a| (a.file, a.finding)).collect())
     }
+}
 
-    /// Checks the first `count` games of the batch.
-    fn check(&mut self, count: usize) -> Vec<Checked> {
-        let (config, shard) = (self.job.settings.config, self.job.shard);
-        let archive = self.job.archive;
-        let check = |(checker, main_line): &mut (Checker, Vec<Move>), game: &Game| -> Checked {
-            if shard.is_some_and(|s| !s.keeps(game.index())) {
-                return None;
-            }
-            let mut findings = Vec::new();
-            if archive {
-                let stats = checker.check_main_line(game, &mut findings, main_line);
-                let record = GameRecord::new(game, main_line);
-                return Some((findings, stats.plies, Some(record)));
-            }
-            let stats = checker.check(game, &mut findings);
-            Some((findings, stats.plies, None))
-        };
-        let worker = || (Checker::new(config), Vec::new());
-        let games = &self.batch[..count];
-        match &self.job.workers {
-            Workers::Caller => games.iter().map(|g| check(&mut self.caller, g)).collect(),
-            Workers::Pool(pool) => {
-                pool.install(|| games.par_iter().map_init(worker, check).collect())
-            }
-            Workers::Global => games.par_iter().map_init(worker, check).collect(),
-        }
-    }
+/// A game's report as the package hands it on.
+fn checked(report: GameReport<()>) -> (Vec<Finding>, u64, Option<GameRecord>) {
+    (report.findings, report.stats.plies, report.record)
 }

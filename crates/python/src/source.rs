@@ -3,10 +3,11 @@
 //! or directory`), as the matching Python exception.
 
 use crate::pyfile::{PyFile, Stream};
+use planilla_engine::Opened;
 use planilla_engine::decode::decoded;
 use planilla_engine::range::{Index, locate, open_plain, plain};
 use planilla_parser::split::ReadAt;
-use planilla_parser::{Encoding, Reader, ReaderBuilder};
+use planilla_parser::{Encoding, ReaderBuilder};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyTypeError,
     PyValueError,
@@ -83,9 +84,6 @@ impl Positional {
     }
 }
 
-/// A game reader over any source.
-pub type GameReader = Reader<Box<dyn Read + Send>>;
-
 impl Source {
     /// The sources `source` names: `bytes` or `str` is PGN text, an `os.PathLike` is a
     /// file, a binary file object (with `read`) is read as one, and a list or tuple holds
@@ -130,24 +128,34 @@ impl Source {
         }
     }
 
-    /// A game reader over the source, decoding text by `encoding`. Compressed input
-    /// (zstd, gzip, bzip2: known by its first bytes, as the binary knows it) is decoded
-    /// by the engine's decoders, the binary's, on a thread of their own.
+    /// The source opened as the binary opens its sources, for the engine's pipeline: how
+    /// its games are read (decoding text by `encoding`; a range's numbered from where its
+    /// first game starts, as in the whole file), and its bytes. Compressed input (zstd,
+    /// gzip, bzip2: known by its first bytes, as the binary knows it) is decoded by the
+    /// engine's decoders, the binary's, on a thread of their own. With `at_offsets`, a
+    /// plain file comes back to be read at offsets by several threads, as the binary
+    /// reads it with several.
     ///
     /// # Errors
     ///
-    /// A file that cannot be opened, or whose first bytes cannot be read, as
-    /// [`SourceError`].
-    pub fn open(&self, encoding: Encoding) -> Result<GameReader, SourceError> {
+    /// A file that cannot be opened, or whose first bytes cannot be read (or, for a
+    /// range, one that cannot be read by byte ranges), as [`SourceError`].
+    pub fn open(
+        &self,
+        encoding: Encoding,
+        at_offsets: bool,
+    ) -> Result<(ReaderBuilder, Opened), SourceError> {
+        let builder = ReaderBuilder::new().encoding(encoding);
         let input: Box<dyn Read + Send> = match self {
             Source::File(path) => {
                 let source = planilla_engine::Source::File(path.clone());
-                source
-                    .open(Arc::new(AtomicU64::new(0)))
+                let opened = source
+                    .open_to_read(Arc::new(AtomicU64::new(0)), at_offsets)
                     .map_err(|e| match e.opening {
                         true => SourceError::new(self, &e.error),
                         false => SourceError::reading(self, &e.error),
-                    })?
+                    })?;
+                return Ok((builder, opened));
             }
             Source::Text(bytes) => decoded(Cursor::new(Arc::clone(bytes)))
                 .map_err(|e| SourceError::reading(self, &e))?,
@@ -156,21 +164,21 @@ impl Source {
                 decoded(stream).map_err(|e| SourceError::reading(self, &e))?
             }
             Source::Range(file, range, index) => {
-                return self.open_range(file, range, index.as_deref(), encoding);
+                return self.open_range(file, range, index.as_deref(), builder);
             }
         };
-        Ok(ReaderBuilder::new().encoding(encoding).build(input))
+        Ok((builder, Opened::Stream(input)))
     }
 
-    /// The reader of a range's games: the file read from where the first of them starts,
-    /// numbered from there as the whole file (the engine's `range::locate`).
+    /// A range's games: the file read from where the first of them starts, numbered from
+    /// there as the whole file (the engine's `range::locate`).
     fn open_range(
         &self,
         file: &Positional,
         range: &std::ops::Range<u64>,
         index: Option<&Index>,
-        encoding: Encoding,
-    ) -> Result<GameReader, SourceError> {
+        builder: ReaderBuilder,
+    ) -> Result<(ReaderBuilder, Opened), SourceError> {
         let invalid = |message| SourceError {
             kind: io::ErrorKind::InvalidInput,
             message,
@@ -185,11 +193,10 @@ impl Source {
                 index.size
             )));
         }
-        let builder = ReaderBuilder::new().encoding(encoding);
         let span = locate(&input, range.clone(), index, &builder)
             .map_err(|e| SourceError::reading(self, &e))?;
-        let text: Box<dyn Read + Send> = Box::new(span.text(input));
-        Ok(builder.origin(span.origin).build(text))
+        let text = Opened::Stream(Box::new(span.text(input)));
+        Ok((builder.origin(span.origin), text))
     }
 
     /// `sources` with `range=(start, end)` applied: one file, read by that byte range,

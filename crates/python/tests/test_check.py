@@ -117,6 +117,40 @@ def test_many_batches_give_the_binary_s_findings_for_every_thread_count():
         assert python_check(data, threads=threads) == expected
 
 
+def test_a_large_file_reads_as_the_binary_reads_it_for_every_thread_count(tmp_path):
+    """A plain file of many batches, read at offsets in pieces by several threads as the
+    binary reads it: the binary's findings for every thread count, from check and from
+    iter_check alike."""
+    data = b"\n\n".join(p.read_bytes() for p in CHECK_CORPUS) * 12
+    path = tmp_path / "many.pgn"
+    path.write_bytes(data)
+    expected = cli_check([str(path)], [])
+    for threads in (None, 1, 2, 3):
+        assert python_check(path, threads=threads) == expected
+        assert list(planilla.iter_check(path, threads=threads)) == expected[:-1]
+
+
+def test_a_stream_cut_short_gives_its_games_findings_before_the_error(tmp_path):
+    """iter_check over a compressed file cut short hands over the findings of every game
+    read before the error, as the binary reports them, then raises its OSError, for
+    every thread count."""
+    import gzip
+
+    data = b"\n\n".join(p.read_bytes() for p in CHECK_CORPUS) * 4
+    compressed = gzip.compress(data)
+    cut = tmp_path / "cut.pgn.gz"
+    cut.write_bytes(compressed[: len(compressed) * 2 // 3])
+    binary = run(["check", "--no-config", "--format", "jsonl", str(cut)])
+    expected = jsonl(binary.stdout)[:-1]
+    assert expected
+    for threads in (None, 1, 2):
+        found = []
+        with pytest.raises(OSError, match=f"^{cut}: cannot read: "):
+            for finding in planilla.iter_check(cut, threads=threads):
+                found.append(finding)
+        assert found == expected, threads
+
+
 def test_an_unreadable_path_is_an_os_error_with_the_binary_s_message():
     out = run(["check", "--no-config", "missing.pgn"])
     message = out.stderr.decode().strip().removeprefix("planilla: ")

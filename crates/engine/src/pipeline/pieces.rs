@@ -59,7 +59,7 @@ pub(super) fn process_pieces<R, J, F>(
 where
     R: Read + Send,
     J: Job,
-    F: FnMut(&[J::Output]) -> io::Result<()>,
+    F: FnMut(&mut Vec<J::Output>) -> io::Result<()>,
 {
     let threads = pool.current_num_threads().max(1);
     let shared = Shared {
@@ -107,7 +107,7 @@ where
             waiting.insert(finished.seq, finished);
             while let Some(batch) = waiting.remove(&next) {
                 next += 1;
-                let (results, error, bytes) = match batch.work {
+                let (mut results, error, bytes) = match batch.work {
                     Work::Batch { results, error } => (results, error, None),
                     Work::Piece(done) => {
                         let (results, error, bytes) = again.settle(*done);
@@ -115,7 +115,7 @@ where
                     }
                 };
                 if !results.is_empty() {
-                    sink(&results)?;
+                    sink(&mut results)?;
                 }
                 if let Some(e) = error {
                     return Err(e);
