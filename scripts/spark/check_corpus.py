@@ -9,13 +9,14 @@ An INPUT is a path or a URI (`file://`, `s3://`, `gs://`, `hdfs://`, ...: whatev
 `pyarrow.fs` opens where the job runs), of a file or of a directory, searched
 recursively for `*.pgn`, `*.pgn.zst`, `*.pgn.gz` and `*.pgn.bz2` as `planilla check`
 searches one (hidden names left out). The driver lists the files and their sizes: a
-plain file larger than --split-bytes is indexed once on the driver (`planilla.index`)
-and split into byte ranges (`range=(start, end)`, docs/cli.md "Byte ranges") at the
-index's marks, so that each task reads just its own bytes and numbers its findings as
-the whole file numbers them; a compressed file (known by its first bytes) is one task. Findings reach Spark as Arrow
-record batches (`mapInArrow` over `planilla.check_arrow`), and the summary is counted
-as they are written (an `Observation`), so the findings are made once. See
-docs/scale.md.
+plain file larger than --split-bytes is indexed once on the driver (`planilla.index`;
+or its index is read from `NAME.idx` beside it, as `planilla index -o NAME.idx NAME`
+writes it) and split into byte ranges (`range=(start, end)`, docs/cli.md "Byte
+ranges") at the index's marks, so that each task reads just its own bytes and numbers
+its findings as the whole file numbers them; a compressed file (known by its first
+bytes) is one task. Findings reach Spark as Arrow record batches (`mapInArrow` over
+`planilla.check_arrow`), and the summary is counted as they are written (an
+`Observation`), so the findings are made once. See docs/scale.md.
 """
 
 import argparse
@@ -114,11 +115,27 @@ def cuts(index, parts):
     return sorted(chosen)
 
 
-def plan(inputs, split_bytes, encoding="auto"):
+def stored_index(name, size):
+    """The index kept beside a file (`NAME.idx`, as `planilla index -o NAME.idx NAME`
+    writes it), if there is one made of a file of this size; else None. Like samtools'
+    `.fai`, it is trusted: index a file again after changing it in place."""
+    files, path = filesystem(name)
+    try:
+        with files.open_input_stream(path + ".idx", compression=None) as f:
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    head = text.split("\n", 2)
+    if head[:2] != ["planilla index 1", f"size {size}"]:
+        return None
+    return text
+
+
+def plan(inputs, split_bytes, encoding="auto", say=lambda message: None):
     """The job's tasks, in input order: (name, start, end) per byte range of a plain file
     over split_bytes, (name, None, None) per other file; and the indexes of the files
-    split (name -> text), each made once on the driver (one pass at the splitter's
-    speed) and sent to the executors."""
+    split (name -> text): the one kept beside the file (`NAME.idx`), or one made on the
+    driver (one pass at the splitter's speed); `say` is told which."""
     import planilla
 
     work, indexes = [], {}
@@ -126,10 +143,15 @@ def plan(inputs, split_bytes, encoding="auto"):
         if size <= split_bytes or compressed(name):
             work.append((name, None, None))
             continue
-        opened = source(name)
-        indexes[name] = planilla.index(opened, encoding=encoding)
-        if hasattr(opened, "close"):
-            opened.close()
+        indexes[name] = stored_index(name, size)
+        if indexes[name] is None:
+            opened = source(name)
+            indexes[name] = planilla.index(opened, encoding=encoding)
+            if hasattr(opened, "close"):
+                opened.close()
+            say(f"{name}: indexed on the driver (keep `planilla index -o {name}.idx` beside it to skip this)")
+        else:
+            say(f"{name}: using the index beside it, {name}.idx")
         points = cuts(indexes[name], -(-size // split_bytes))
         work += [(name, start, end) for start, end in zip(points, points[1:])]
     return work, indexes
@@ -194,7 +216,8 @@ def run(spark, args):
         "select": split(args.select),
         "ignore": split(args.ignore),
     }
-    work, indexes = plan(args.inputs, args.split_bytes, args.encoding)
+    say = lambda message: print(f"planilla: {message}", file=sys.stderr)
+    work, indexes = plan(args.inputs, args.split_bytes, args.encoding, say)
     # The tasks and indexes go to the executors once each, not once a task.
     shared = spark.sparkContext.broadcast((work, indexes))
     # The task numbers, one a partition in input order, made by the JVM (a frame made of

@@ -142,3 +142,26 @@ def test_a_200_mb_file_in_ranges_is_the_whole_file(spark, tmp_path):
     assert summary == expected[-1]
     assert summary["games"] > 190_000
     same_findings(rows, expected[:-1])
+
+
+def test_an_index_beside_the_file_is_used_and_a_stale_one_is_not(spark, tmp_path):
+    """`NAME.idx` beside a split file, as `planilla index -o` writes it, is read instead
+    of indexing on the driver (the same ranges and findings); one made of a file of
+    another size is left alone and the file indexed again."""
+    joined = tmp_path / "joined.pgn"
+    joined.write_bytes(b"".join(p.read_bytes() for p in REAL))
+    split = joined.stat().st_size // 5
+    said = []
+    built = check_corpus.plan([str(joined)], split, say=said.append)
+    assert "indexed on the driver" in said[-1]
+    subprocess.run([BINARY, "index", "-o", str(joined) + ".idx", str(joined)], check=True)
+    assert check_corpus.plan([str(joined)], split, say=said.append) == built
+    assert "using the index beside it" in said[-1]
+    summary, rows = job(spark, tmp_path, [joined.as_uri()], "--split-bytes", str(split))
+    expected = cli([str(joined)])
+    assert summary == expected[-1]
+    same_findings(rows, expected[:-1], {joined.as_uri(): str(joined)})
+    stale = (tmp_path / "joined.pgn.idx").read_text().replace("size ", "size 1", 1)
+    (tmp_path / "joined.pgn.idx").write_text(stale)
+    assert check_corpus.plan([str(joined)], split, say=said.append) == built
+    assert "indexed on the driver" in said[-1]
