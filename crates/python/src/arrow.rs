@@ -278,14 +278,29 @@ struct State {
     rows: usize,
     /// Whether every source was read and the archive's findings added.
     finished: bool,
+    /// A read error to raise once the findings before it are handed over.
+    failed: Option<SourceError>,
 }
 
 impl State {
     /// Reads and checks games until a batch's worth of findings is held or the input
     /// ends; whether there is anything to hand over.
+    /// A read error comes after the findings of the games read before it, as
+    /// `iter_check` hands them over: the batch so far first, the error on the next call.
     fn fill(&mut self) -> Result<Option<()>, SourceError> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
         while !self.finished && self.columns.rows < self.rows && self.columns.text() < BATCH_TEXT {
-            match self.batches.next_batch()? {
+            let next = match self.batches.next_batch() {
+                Ok(next) => next,
+                Err(e) if self.columns.rows > 0 => {
+                    self.failed = Some(e);
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
+            match next {
                 Some((i, results)) => {
                     let kept = self.totals.add(results, &self.batches.job().filter);
                     if !kept.is_empty() {
@@ -395,6 +410,7 @@ pub fn check_arrow(
             totals: Totals::default(),
             rows: batch_size,
             finished: false,
+            failed: None,
         }),
         schema,
     })

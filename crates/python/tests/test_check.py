@@ -131,9 +131,9 @@ def test_a_large_file_reads_as_the_binary_reads_it_for_every_thread_count(tmp_pa
 
 
 def test_a_stream_cut_short_gives_its_games_findings_before_the_error(tmp_path):
-    """iter_check over a compressed file cut short hands over the findings of every game
-    read before the error, as the binary reports them, then raises its OSError, for
-    every thread count."""
+    """iter_check and check_arrow (whose batch would hold them all) over a compressed file
+    cut short hand over the findings of every game read before the error, as the binary
+    reports them, then raise its OSError, for every thread count."""
     import gzip
 
     data = b"\n\n".join(p.read_bytes() for p in CHECK_CORPUS) * 4
@@ -149,6 +149,11 @@ def test_a_stream_cut_short_gives_its_games_findings_before_the_error(tmp_path):
             for finding in planilla.iter_check(cut, threads=threads):
                 found.append(finding)
         assert found == expected, threads
+        rows = []
+        with pytest.raises(OSError, match=f"^{cut}: cannot read: "):
+            for batch in planilla.check_arrow(cut, threads=threads, batch_size=100_000):
+                rows += batch.to_pylist()
+        assert rows == expected, threads
 
 
 def test_an_unreadable_path_is_an_os_error_with_the_binary_s_message():
