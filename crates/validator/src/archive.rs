@@ -66,6 +66,11 @@ pub struct ArchiveFinding {
     /// The number the caller attached to the game's record
     /// ([`GameRecord::set_caller_key`]; 0 if none).
     pub caller_key: u64,
+    /// The game's number in the run: 0 for the first game pushed to the [`Archive`],
+    /// counting across files.
+    pub game_in_run: u32,
+    /// The run-wide number of the other game the finding names (as `game_in_run`).
+    pub other_in_run: u32,
 }
 
 /// The judge: takes every game's record in input order, and gives the archive findings
