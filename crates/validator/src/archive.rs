@@ -40,12 +40,14 @@
 mod detail;
 mod facts;
 mod judge;
+pub mod merge;
 mod names;
 mod record;
 mod spill;
 #[cfg(test)]
 mod tests;
 
+pub use merge::{Action, MergeConfig, MergePlan, Merits, information};
 pub use record::{GameRecord, Shard, ShardRole};
 
 use crate::finding::Finding;
@@ -67,7 +69,7 @@ pub struct ArchiveFinding {
     /// ([`GameRecord::set_caller_key`]; 0 if none).
     pub caller_key: u64,
     /// The game's number in the run: 0 for the first game pushed to the [`Archive`],
-    /// counting across files.
+    /// counting across files (what [`merge::MergePlan`] is keyed by).
     pub game_in_run: u32,
     /// The run-wide number of the other game the finding names (as `game_in_run`).
     pub other_in_run: u32,
