@@ -14,6 +14,9 @@
 //! game), and are read back only for games whose keys repeat. A 32-bit key that repeats
 //! by chance costs a read, never a finding: every question is decided on the details.
 //!
+//! Each finding names its game and the other by their numbers in the run, so that
+//! [`merge`] can plan from the findings which copy of each game a merge writes.
+//!
 //! ```
 //! use planilla_parser::Game;
 //! use planilla_validator::archive::{Archive, GameRecord};
