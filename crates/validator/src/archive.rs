@@ -14,6 +14,9 @@
 //! game), and are read back only for games whose keys repeat. A 32-bit key that repeats
 //! by chance costs a read, never a finding: every question is decided on the details.
 //!
+//! Each finding names its game and the other by their numbers in the run, so that
+//! [`merge`] can plan from the findings which copy of each game a merge writes.
+//!
 //! ```
 //! use planilla_parser::Game;
 //! use planilla_validator::archive::{Archive, GameRecord};
@@ -40,12 +43,14 @@
 mod detail;
 mod facts;
 mod judge;
+pub mod merge;
 mod names;
 mod record;
 mod spill;
 #[cfg(test)]
 mod tests;
 
+pub use merge::{Action, MergeConfig, MergePlan, Merits, information};
 pub use record::{GameRecord, Shard, ShardRole};
 
 use crate::finding::Finding;
@@ -66,6 +71,11 @@ pub struct ArchiveFinding {
     /// The number the caller attached to the game's record
     /// ([`GameRecord::set_caller_key`]; 0 if none).
     pub caller_key: u64,
+    /// The game's number in the run: 0 for the first game pushed to the [`Archive`],
+    /// counting across files (what [`merge::MergePlan`] is keyed by).
+    pub game_in_run: u32,
+    /// The run-wide number of the other game the finding names (as `game_in_run`).
+    pub other_in_run: u32,
 }
 
 /// The judge: takes every game's record in input order, and gives the archive findings

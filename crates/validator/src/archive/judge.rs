@@ -163,10 +163,12 @@ pub(super) fn judge(mut archive: Archive) -> io::Result<Vec<ArchiveFinding>> {
     Ok(found
         .0
         .into_iter()
-        .map(|((game, _), (_, finding))| ArchiveFinding {
+        .map(|((game, _), (other, finding))| ArchiveFinding {
             file: run.files[loaded[&game].file as usize].clone(),
             finding,
             caller_key: loaded[&game].detail.caller_key,
+            game_in_run: game,
+            other_in_run: other,
         })
         .collect())
 }

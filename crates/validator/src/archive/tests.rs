@@ -5,8 +5,9 @@ use super::detail::Detail;
 use super::facts::{Facts, normalise};
 use super::names;
 use super::record::move_code;
-use super::{Archive, GameRecord};
+use super::{Archive, ArchiveFinding, GameRecord};
 use crate::{Checker, Code};
+use planilla_core::Move;
 use planilla_parser::{Game, Reader};
 
 /// Tags of a game of the "T" open: round, board, White and Black.
@@ -16,8 +17,9 @@ fn tags(round: &str, board: &str, white: &str, black: &str) -> String {
     )
 }
 
-/// The archive findings of `pgn` (one file), as (game, code, ply), pushed in input order.
-fn judged(pgn: &str) -> Vec<(u64, Code, Option<u32>)> {
+/// The archive findings of `pgn` (one file, `t.pgn`), its games pushed in input order;
+/// `each` sees every game and its replayed main line as it is pushed.
+pub(super) fn judge_file(pgn: &str, mut each: impl FnMut(&Game, &[Move])) -> Vec<ArchiveFinding> {
     let mut reader = Reader::new(pgn.as_bytes());
     let mut game = Game::new();
     let mut checker = Checker::default();
@@ -25,12 +27,17 @@ fn judged(pgn: &str) -> Vec<(u64, Code, Option<u32>)> {
     let (mut findings, mut main_line) = (Vec::new(), Vec::new());
     while reader.read_game(&mut game).expect("read from memory") {
         checker.check_main_line(&game, &mut findings, &mut main_line);
+        each(&game, &main_line);
         archive
             .push("t.pgn", &GameRecord::new(&game, &main_line))
             .expect("a temporary file");
     }
-    let found = archive.finish().expect("read back");
-    found
+    archive.finish().expect("read back")
+}
+
+/// The archive findings of `pgn` (one file), as (game, code, ply), pushed in input order.
+fn judged(pgn: &str) -> Vec<(u64, Code, Option<u32>)> {
+    judge_file(pgn, |_, _| {})
         .into_iter()
         .map(|f| (f.finding.game, f.finding.code, f.finding.ply))
         .collect()
@@ -274,4 +281,34 @@ fn tag_name_codes() {
     }
     assert_eq!(names::name(0), None);
     assert_eq!(names::name(names::NAMES.len() as u8 + 1), None);
+}
+
+/// Each finding names its game and the other by their numbers in the run, counted
+/// across files (what a merge plan is keyed by), beside their index in their file.
+#[test]
+fn findings_carry_run_wide_numbers() {
+    let mut archive = Archive::new();
+    let mut checker = Checker::default();
+    let (mut findings, mut main_line) = (Vec::new(), Vec::new());
+    let text = tags("1", "1", "A", "B") + "1. e4 e5 2. Nf3 Nc6 *";
+    for file in ["a.pgn", "b.pgn", "b.pgn"] {
+        let game = Game::from_bytes(text.as_str(), Default::default());
+        checker.check_main_line(&game, &mut findings, &mut main_line);
+        archive
+            .push(file, &GameRecord::new(&game, &main_line))
+            .expect("a temporary file");
+    }
+    let found = archive.finish().expect("read back");
+    let numbers: Vec<(&str, u64, u32, u32)> = found
+        .iter()
+        .map(|f| {
+            (
+                f.file.as_str(),
+                f.finding.game,
+                f.game_in_run,
+                f.other_in_run,
+            )
+        })
+        .collect();
+    assert_eq!(numbers, [("b.pgn", 1, 1, 0), ("b.pgn", 1, 2, 0)]);
 }
