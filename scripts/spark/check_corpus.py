@@ -149,7 +149,8 @@ def plan(inputs, split_bytes, encoding="auto", say=lambda message: None):
             indexes[name] = planilla.index(opened, encoding=encoding)
             if hasattr(opened, "close"):
                 opened.close()
-            say(f"{name}: indexed on the driver (keep `planilla index -o {name}.idx` beside it to skip this)")
+            say(f"{name}: indexed on the driver (an index kept beside it, as `planilla index -o NAME.idx NAME` "
+                "writes it, skips this)")
         else:
             say(f"{name}: using the index beside it, {name}.idx")
         points = cuts(indexes[name], -(-size // split_bytes))
