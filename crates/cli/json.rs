@@ -3,6 +3,7 @@
 
 use crate::output::Totals;
 use planilla_converter::Change;
+use planilla_engine::merge::{MergeCounts, MergeLine};
 use planilla_validator::{Code, Finding, Severity};
 use serde::Serialize;
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
@@ -105,6 +106,82 @@ impl<'a> JsonChange<'a> {
             code: c.code.as_str(),
             before: &c.before,
             after: &c.after,
+        }
+    }
+}
+
+/// One line of `merge`'s report: a game not written to the output, or a tag taken.
+#[derive(Serialize)]
+pub struct JsonMerge<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    action: &'static str,
+    code: &'static str,
+    severity: &'static str,
+    file: &'a str,
+    game: u64,
+    kept_file: Option<&'a str>,
+    kept_game: Option<u64>,
+    ply: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    group_file: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    group_game: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tag: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tag_line: Option<&'a str>,
+    message: &'a str,
+}
+
+impl<'a> JsonMerge<'a> {
+    /// The report line `line`.
+    pub fn new(line: &'a MergeLine) -> JsonMerge<'a> {
+        JsonMerge {
+            kind: "merge",
+            action: line.action.as_str(),
+            code: line.code,
+            severity: line.severity.name(),
+            file: &line.file,
+            game: line.game,
+            kept_file: line.kept.as_ref().map(|(f, _)| f.as_str()),
+            kept_game: line.kept.as_ref().map(|(_, g)| *g),
+            ply: line.ply,
+            group_file: line.group.as_ref().map(|(f, _)| f.as_str()),
+            group_game: line.group.as_ref().map(|(_, g)| *g),
+            tag: line.tag.as_ref().map(|(n, _)| n.as_str()),
+            tag_line: line.tag.as_ref().map(|(_, l)| l.as_str()),
+            message: &line.message,
+        }
+    }
+}
+
+/// The last line of `merge`'s JSON Lines: games in = written + dropped + set apart.
+#[derive(Serialize)]
+pub struct MergeSummary {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    files: u64,
+    games: u64,
+    written: u64,
+    dropped: u64,
+    set_apart: u64,
+    tags_taken: u64,
+    warnings: u64,
+}
+
+impl MergeSummary {
+    /// The summary of a merge's counts, with the warnings reported.
+    pub fn new(c: &MergeCounts, warnings: u64) -> MergeSummary {
+        MergeSummary {
+            kind: "summary",
+            files: c.files,
+            games: c.games,
+            written: c.written,
+            dropped: c.dropped,
+            set_apart: c.set_apart,
+            tags_taken: c.tags_taken,
+            warnings,
         }
     }
 }

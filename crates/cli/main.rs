@@ -13,6 +13,7 @@ mod fix;
 mod html;
 mod input;
 mod json;
+mod merge;
 mod output;
 mod perft;
 mod range;
@@ -43,6 +44,9 @@ enum Command {
     /// Write the games made whole (canonical moves, consistent results) and set apart
     /// those that cannot be; report every change.
     Fix(fix::FixArgs),
+    /// Merge many sources into one archive with each game once: exact and truncated
+    /// copies dropped for the richest, longest copy, conflicting copies set apart.
+    Merge(merge::MergeArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
     Perft(perft::PerftArgs),
     /// Write an index of a PGN file (where games start, with their numbers and lines,
@@ -89,6 +93,12 @@ fn main() -> ExitCode {
                 .subcommand_matches("fix")
                 .expect("the fix subcommand");
             fix::run(args, given, cli.color)
+        }
+        Command::Merge(args) => {
+            let given = matches
+                .subcommand_matches("merge")
+                .expect("the merge subcommand");
+            merge::run(args, given, cli.color)
         }
         Command::Perft(args) => perft::run(args),
         Command::Index(args) => range::run_index(args),

@@ -317,6 +317,11 @@ impl<W: Write> Writer<W> {
         self.out.flush()
     }
 
+    /// The stream written to (for reports of other kinds of lines, such as `merge`'s).
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     /// Flushes what was written so far.
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()

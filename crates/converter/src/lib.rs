@@ -29,6 +29,7 @@
 #![warn(missing_docs)]
 
 mod fix;
+pub mod merge;
 mod outcome;
 
 pub use fix::{Change, FixOptions, Fixed, Fixer};

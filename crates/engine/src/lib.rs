@@ -47,6 +47,7 @@
 pub mod decode;
 pub mod drive;
 pub mod jobs;
+pub mod merge;
 pub mod pipeline;
 pub mod pulled;
 pub mod range;

@@ -37,7 +37,7 @@ impl Encoding {
     }
 
     /// Whether every byte is one character (Windows-1252 or Latin-1 forced).
-    pub(crate) fn single_byte(self) -> bool {
+    pub fn single_byte(self) -> bool {
         matches!(self, Encoding::Windows1252 | Encoding::Latin1)
     }
 }

@@ -178,6 +178,21 @@ impl GameRecord {
         }
     }
 
+    /// The record of a game that could not be judged (planilla failed on it): it keeps
+    /// the game's place in the run and is a copy of no other game.
+    pub fn unjudged() -> GameRecord {
+        GameRecord {
+            keys: [0; SLOTS],
+            identities: [None, None],
+            pair: 0,
+            round: 0,
+            home: 0,
+            caller_key: 0,
+            detail: Vec::new(),
+            plies: 0,
+        }
+    }
+
     /// Attaches a number of the caller's to the game (the binary's content key, for
     /// baselines), given back with the game's findings as [`ArchiveFinding::caller_key`](super::ArchiveFinding::caller_key).
     pub fn set_caller_key(&mut self, key: u64) {

@@ -1,0 +1,803 @@
+//! `merge`: many sources in, one archive out, each game once. The run shared by the
+//! binary (`planilla merge`) and the Python package (`planilla.merge`).
+//!
+//! Two passes over the same inputs, each driven by the front end through the pipeline
+//! with the jobs here:
+//!
+//! 1. **Judge** ([`JudgeJob`]): every game replayed and its archive record made, as
+//!    `check --archive` does, with what the plan weighs of it (its information and
+//!    length). [`Merge::judged`] takes the results in input order; [`Merge::plan`]
+//!    judges the run and plans the merge
+//!    ([`MergePlan`](planilla_validator::archive::MergePlan)), handing back the archive
+//!    findings the merge does not act on (`round-conflict`, `player-identity`).
+//! 2. **Write** ([`WriteJob`]): every game read again; each worker makes the game's
+//!    [`Piece`] (its bytes as read, its text in the output's encoding).
+//!    [`Merge::write`] writes each game where the plan says: the kept copies to the
+//!    output, dropped copies to `--dropped`, copies of a conflict group to
+//!    `--conflicts`, with a [`MergeLine`] for each game not written to the output and
+//!    each tag taken; [`Merge::finish`] writes what had to wait and counts.
+//!
+//! **Order.** Kept games go in the input order of their group's first copy. A game
+//! whose kept copy comes later than its first copy (a relay cut short, then the whole
+//! game in a later file) leaves a hole: from there on the kept games go to a temporary
+//! file, each under its place, and are written in order at the end. So do kept copies
+//! that may still take tags from a copy after them (`--tags merge`), and, with
+//! `--sort date`, every kept game. Conflict groups are written whole, group after group.
+//!
+//! **Memory.** The judge's 28 bytes and the plan's 6 a game, the plan's entry for each
+//! game not kept, and 48 bytes for each game waiting in the temporary file; the games'
+//! text waits on disk.
+
+use crate::pipeline::Job;
+use planilla_converter::OutputEncoding;
+use planilla_converter::merge::{NEVER_TAKEN, Piece, PieceOptions, SortKey};
+use planilla_core::Move;
+use planilla_parser::{Game, Joiner};
+use planilla_validator::archive::{
+    Action, Archive, ArchiveFinding, GameRecord, MergeConfig, MergePlan, Merits, information,
+};
+use planilla_validator::{Checker, Code, Config, Severity};
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+
+/// How to merge.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MergeOptions {
+    /// Set apart every copy of a group of conflicting copies (`--conflicts FILE`);
+    /// otherwise the first copy is kept and the others dropped with a warning.
+    pub set_apart_conflicts: bool,
+    /// `--tags merge`: the kept copy takes the tags only dropped copies have.
+    pub take_tags: bool,
+    /// `--sort date`: kept games by Date, Event, Round and Board, not input order.
+    pub sort_by_date: bool,
+    /// The output's encoding.
+    pub encoding: OutputEncoding,
+}
+
+/// Pass 1's work on each game: the archive record and what the plan weighs.
+#[derive(Clone, Copy, Debug)]
+pub struct JudgeJob {
+    /// How the games are read and replayed (language, rules).
+    pub config: Config,
+}
+
+/// What pass 1 makes of one game.
+#[derive(Debug)]
+pub struct Judged {
+    record: GameRecord,
+    information: u32,
+    plies: usize,
+    index: u64,
+    len_in_file: u64,
+}
+
+impl Job for JudgeJob {
+    type Output = Judged;
+    type Worker = (Checker, Vec<Move>, Vec<planilla_validator::Finding>);
+
+    fn worker(&self) -> Self::Worker {
+        (Checker::new(self.config), Vec::new(), Vec::new())
+    }
+
+    fn run(&self, (checker, main_line, findings): &mut Self::Worker, game: &Game) -> Judged {
+        findings.clear();
+        checker.check_main_line(game, findings, main_line);
+        Judged {
+            record: GameRecord::new(game, main_line),
+            information: information(game),
+            plies: main_line.len(),
+            index: game.index(),
+            len_in_file: game.len_in_file(),
+        }
+    }
+
+    /// A game planilla failed on is a copy of no other: written as read.
+    fn failed(&self, game: &Game, _: &str) -> Judged {
+        Judged {
+            record: GameRecord::unjudged(),
+            information: 0,
+            plies: 0,
+            index: game.index(),
+            len_in_file: game.len_in_file(),
+        }
+    }
+}
+
+/// Pass 2's work on each game: what may be written of it.
+#[derive(Clone, Copy, Debug)]
+pub struct WriteJob {
+    /// What each piece holds.
+    pub options: PieceOptions,
+}
+
+impl Job for WriteJob {
+    type Output = Piece;
+    type Worker = ();
+
+    fn worker(&self) {}
+
+    fn run(&self, (): &mut (), game: &Game) -> Piece {
+        Piece::new(game, &self.options)
+    }
+
+    fn failed(&self, game: &Game, _: &str) -> Piece {
+        Piece {
+            raw: game.bytes().to_vec(),
+            index: game.index(),
+            len_in_file: game.len_in_file(),
+            ..Piece::default()
+        }
+    }
+}
+
+/// What a report line says was done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MergeAction {
+    /// The game was not written: another copy was.
+    Dropped,
+    /// The game is a copy of a group whose copies part: set apart with the others.
+    SetApart,
+    /// The kept copy took a tag of this game's.
+    TagTaken,
+}
+
+impl MergeAction {
+    /// The spelling of the JSON Lines report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MergeAction::Dropped => "dropped",
+            MergeAction::SetApart => "set-apart",
+            MergeAction::TagTaken => "tag-taken",
+        }
+    }
+}
+
+/// One line of the merge's report: a game not written to the output, or a tag taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergeLine {
+    /// What was done.
+    pub action: MergeAction,
+    /// Why: `duplicate-game`, `truncated-copy`, `conflicting-copies`, or `tag-taken`.
+    pub code: &'static str,
+    /// `Warning` for copies that part (dropped without `--conflicts`, or set apart),
+    /// else `Note`.
+    pub severity: Severity,
+    /// The game's file (for a tag taken, the file of the copy it came from).
+    pub file: String,
+    /// The game's 1-based index in its file.
+    pub game: u64,
+    /// The copy written in its place (for a tag taken, the copy that took it); `None`
+    /// for a game set apart.
+    pub kept: Option<(String, u64)>,
+    /// For a truncated copy, the ply where it stops; for conflicting copies, the first
+    /// ply where the group's copies part.
+    pub ply: Option<u32>,
+    /// For a game set apart, the group's first copy.
+    pub group: Option<(String, u64)>,
+    /// For a tag taken, its name and its line as written.
+    pub tag: Option<(String, String)>,
+    /// What was done, in words (the human report's text after the game).
+    pub message: String,
+}
+
+/// A merge's counts: `games` = `written` + `dropped` + `set_apart`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MergeCounts {
+    /// Inputs read.
+    pub files: u64,
+    /// Games read.
+    pub games: u64,
+    /// Games written to the output.
+    pub written: u64,
+    /// Games dropped (another copy was written).
+    pub dropped: u64,
+    /// Games set apart (`--conflicts`).
+    pub set_apart: u64,
+    /// Tags taken by kept copies (`--tags merge`).
+    pub tags_taken: u64,
+}
+
+/// Where a merge writes: the output, and the optional files of dropped and conflicting
+/// copies.
+pub struct Sinks<'a> {
+    /// The merged games.
+    pub out: &'a mut dyn Write,
+    /// The dropped copies, byte for byte (`--dropped`).
+    pub dropped: Option<&'a mut dyn Write>,
+    /// The copies of conflict groups, byte for byte (`--conflicts`).
+    pub conflicts: Option<&'a mut dyn Write>,
+}
+
+/// An input's games in the run.
+#[derive(Clone, Debug)]
+struct FileRun {
+    name: String,
+    /// The run-wide number of its first game.
+    first: u32,
+    /// Its games, and the bytes they span, as pass 1 read them.
+    games: u32,
+    bytes: u64,
+    /// Its first game's index.
+    first_index: u64,
+}
+
+/// A merge run: see the [module](self) docs.
+pub struct Merge {
+    options: MergeOptions,
+    archive: Option<Archive>,
+    merits: Merits,
+    files: Vec<FileRun>,
+    /// Games whose index is not their file's first index plus their place (none from
+    /// the readers of today; kept so that a report never names the wrong game).
+    odd_indexes: HashMap<u32, u64>,
+    plan: MergePlan,
+    /// Kept copies placed before themselves: their group's first copy.
+    slots: HashMap<u32, u32>,
+    /// Kept copies with a dropped copy after them (`--tags merge`).
+    late_drops: HashSet<u32>,
+    /// Tags offered to each kept copy by its dropped copies: (name, line, from).
+    offered: HashMap<u32, Vec<(String, String, u32)>>,
+    /// The known tags of kept copies waiting in the spool, for the tags offered later.
+    known: HashMap<u32, Vec<String>>,
+    /// Pass 2: the file being written, and the run-wide number of its next game.
+    file: usize,
+    next: u32,
+    read_in_file: (u32, u64),
+    /// Whether kept games now wait in the spool (a hole, or `--sort date`).
+    spooling: bool,
+    spool: Spool,
+    conflicts: Spool,
+    events: HashMap<String, u32>,
+    joiners: [Joiner; 3],
+    counts: MergeCounts,
+}
+
+impl Merge {
+    /// A merge with no game yet.
+    pub fn new(options: MergeOptions) -> Merge {
+        Merge {
+            options,
+            archive: Some(Archive::new()),
+            merits: Merits::new(),
+            files: Vec::new(),
+            odd_indexes: HashMap::new(),
+            plan: MergePlan::default(),
+            slots: HashMap::new(),
+            late_drops: HashSet::new(),
+            offered: HashMap::new(),
+            known: HashMap::new(),
+            file: 0,
+            next: 0,
+            read_in_file: (0, 0),
+            spooling: options.sort_by_date,
+            spool: Spool::default(),
+            conflicts: Spool::default(),
+            events: HashMap::new(),
+            joiners: Default::default(),
+            counts: MergeCounts::default(),
+        }
+    }
+
+    /// What pass 2's workers make of each game.
+    pub fn piece_options(&self) -> PieceOptions {
+        PieceOptions {
+            encoding: self.options.encoding,
+            tags: self.options.take_tags,
+            sort: self.options.sort_by_date,
+        }
+    }
+
+    /// Pass 1: the games that follow are of the input named `name`.
+    pub fn open(&mut self, name: &str) {
+        let first = self.merits.len() as u32;
+        self.files.push(FileRun {
+            name: name.to_string(),
+            first,
+            games: 0,
+            bytes: 0,
+            first_index: 1,
+        });
+    }
+
+    /// Pass 1: the next games of the input opened last, in input order.
+    ///
+    /// # Errors
+    ///
+    /// The judge's temporary file cannot be written, or the run holds more than
+    /// 4,294,967,294 games.
+    pub fn judged(&mut self, batch: &[Judged]) -> io::Result<()> {
+        let archive = self.archive.as_mut().expect("judged before the plan");
+        let file = self.files.last_mut().expect("a file opened");
+        for judged in batch {
+            let run = self.merits.len() as u32;
+            if file.games == 0 {
+                file.first_index = judged.index;
+            } else if judged.index != file.first_index + u64::from(file.games) {
+                self.odd_indexes.insert(run, judged.index);
+            }
+            file.games += 1;
+            file.bytes += judged.len_in_file;
+            archive.push(&file.name, &judged.record)?;
+            self.merits.push(judged.information, judged.plies);
+        }
+        Ok(())
+    }
+
+    /// Ends pass 1: judges the run and plans the merge. Returns the archive findings the
+    /// merge does not act on (`round-conflict`, `player-identity`), to be reported.
+    ///
+    /// # Errors
+    ///
+    /// The judge's temporary file cannot be read back.
+    pub fn plan(&mut self) -> io::Result<Vec<ArchiveFinding>> {
+        let archive = self.archive.take().expect("planned once");
+        let findings = archive.finish()?;
+        let config = MergeConfig {
+            set_apart_conflicts: self.options.set_apart_conflicts,
+        };
+        self.plan = MergePlan::new(&findings, &self.merits, &config);
+        self.merits = Merits::new();
+        for &(game, action) in self.plan.changes() {
+            if let Action::Drop { kept, .. } = action {
+                if game < kept {
+                    let slot = self.slots.entry(kept).or_insert(game);
+                    *slot = (*slot).min(game);
+                } else if self.options.take_tags {
+                    self.late_drops.insert(kept);
+                }
+            }
+        }
+        Ok(findings
+            .into_iter()
+            .filter(|f| {
+                !matches!(
+                    f.finding.code,
+                    Code::DuplicateGame | Code::TruncatedCopy | Code::ConflictingCopies
+                )
+            })
+            .collect())
+    }
+
+    /// How many games are kept, dropped and set apart (after [`Merge::plan`]).
+    pub fn planned(&self) -> (u64, u64, u64) {
+        self.plan.counts()
+    }
+
+    /// Pass 2: the games that follow are of the next input.
+    ///
+    /// # Errors
+    ///
+    /// The input opened before did not give the games pass 1 read.
+    pub fn reopen(&mut self) -> io::Result<()> {
+        if self.counts.files > 0 {
+            self.check_read()?;
+            self.file += 1;
+        }
+        self.counts.files += 1;
+        self.read_in_file = (0, 0);
+        if self.file >= self.files.len() {
+            return Err(io::Error::other("an input appeared between the two reads"));
+        }
+        Ok(())
+    }
+
+    /// Whether the input being written gave what pass 1 read of it.
+    fn check_read(&self) -> io::Result<()> {
+        let file = &self.files[self.file];
+        if self.read_in_file != (file.games, file.bytes) {
+            return Err(io::Error::other(format!(
+                "{} changed between the two reads of the merge ({} games, then {}): \
+                 nothing is written",
+                file.name, file.games, self.read_in_file.0
+            )));
+        }
+        Ok(())
+    }
+
+    /// Pass 2: the next games of the input opened last, in input order, written where
+    /// the plan says, with a report line for each game not written to the output and
+    /// each tag taken.
+    ///
+    /// # Errors
+    ///
+    /// A sink or the report failed, a kept game holds a character the output's encoding
+    /// cannot hold, or the input is not what pass 1 read.
+    pub fn write(
+        &mut self,
+        batch: &[Piece],
+        sinks: &mut Sinks<'_>,
+        report: &mut dyn FnMut(&MergeLine) -> io::Result<()>,
+    ) -> io::Result<()> {
+        for piece in batch {
+            let game = self.next;
+            self.next += 1;
+            self.read_in_file.0 += 1;
+            self.read_in_file.1 += piece.len_in_file;
+            let file = &self.files[self.file];
+            if self.read_in_file.0 > file.games {
+                return Err(io::Error::other(format!(
+                    "{} changed between the two reads of the merge: nothing is written",
+                    file.name
+                )));
+            }
+            self.counts.games += 1;
+            match self.plan.action(game) {
+                Action::Keep => self.keep(game, piece, sinks, report)?,
+                Action::Drop { kept, code, ply } => {
+                    self.counts.dropped += 1;
+                    if let Some(out) = sinks.dropped.as_deref_mut() {
+                        self.joiners[1].write(out, &piece.raw)?;
+                    }
+                    report(&self.dropped_line(game, kept, code, ply))?;
+                    if self.options.take_tags {
+                        let offered = self.offered.entry(kept).or_default();
+                        for (name, line) in &piece.tags {
+                            if !offered.iter().any(|(n, _, _)| n == name) {
+                                offered.push((name.clone(), line.clone(), game));
+                            }
+                        }
+                    }
+                    // The group's first copy, its kept copy later: a hole.
+                    if kept > game && self.slots.get(&kept) == Some(&game) {
+                        self.spooling = true;
+                    }
+                }
+                Action::SetApart { group, ply } => {
+                    self.counts.set_apart += 1;
+                    let key = SpoolKey {
+                        first: u64::from(group),
+                        ..SpoolKey::default()
+                    };
+                    self.conflicts.put(key, game, &piece.raw, None)?;
+                    let (file, index) = self.name_of(game);
+                    let first = self.name_of(group);
+                    let message = if group == game {
+                        format!("set apart; its copies part at ply {ply}")
+                    } else {
+                        format!(
+                            "set apart; the copies of {} game {} part at ply {ply}",
+                            first.0, first.1
+                        )
+                    };
+                    report(&MergeLine {
+                        action: MergeAction::SetApart,
+                        code: Code::ConflictingCopies.as_str(),
+                        severity: Severity::Warning,
+                        file,
+                        game: index,
+                        kept: None,
+                        ply: Some(ply),
+                        group: Some(first),
+                        tag: None,
+                        message,
+                    })?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A kept game: written now, or put in the spool under its place.
+    fn keep(
+        &mut self,
+        game: u32,
+        piece: &Piece,
+        sinks: &mut Sinks<'_>,
+        report: &mut dyn FnMut(&MergeLine) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let slot = self.slots.get(&game).copied().unwrap_or(game);
+        let waits_for_tags = self.late_drops.contains(&game);
+        let text = piece
+            .written()
+            .map_err(|e| unencodable(&self.name_of(game).0, e))?;
+        if !self.spooling && slot == game && !waits_for_tags {
+            let taken = self.taken(game, &piece.known);
+            let text = piece
+                .with_tags(&taken_lines(&taken), self.options.encoding)
+                .map_err(|e| unencodable(&self.name_of(game).0, &e))?;
+            self.joiners[0].write(sinks.out, &text)?;
+            self.counts.written += 1;
+            return self.report_taken(game, &taken, report);
+        }
+        self.spooling = true;
+        let mut key = SpoolKey {
+            first: u64::from(slot),
+            ..SpoolKey::default()
+        };
+        if let Some(sort) = &piece.sort {
+            key = self.sort_key(sort, slot);
+        }
+        if self.options.take_tags {
+            self.known.insert(game, piece.known.clone());
+        }
+        let layout = Layout {
+            tags_at: piece.tags_at as u32,
+            crlf: piece.crlf,
+            no_tags: piece.no_tags,
+        };
+        self.spool.put(key, game, text, Some(layout))
+    }
+
+    /// The tags the kept copy `game` takes from those offered so far, each once, never
+    /// one it knows: (name, line, from).
+    fn taken(&mut self, game: u32, known: &[String]) -> Vec<(String, String, u32)> {
+        let Some(offered) = self.offered.remove(&game) else {
+            return Vec::new();
+        };
+        offered
+            .into_iter()
+            .filter(|(name, _, _)| {
+                !known.iter().any(|k| k == name) && !NEVER_TAKEN.contains(&name.as_str())
+            })
+            .collect()
+    }
+
+    fn report_taken(
+        &mut self,
+        game: u32,
+        taken: &[(String, String, u32)],
+        report: &mut dyn FnMut(&MergeLine) -> io::Result<()>,
+    ) -> io::Result<()> {
+        for (name, line, from) in taken {
+            self.counts.tags_taken += 1;
+            let (file, index) = self.name_of(*from);
+            let kept = self.name_of(game);
+            report(&MergeLine {
+                action: MergeAction::TagTaken,
+                code: "tag-taken",
+                severity: Severity::Note,
+                message: format!("{line} taken by kept {} game {}", kept.0, kept.1),
+                file,
+                game: index,
+                kept: Some(kept),
+                ply: None,
+                group: None,
+                tag: Some((name.clone(), line.clone())),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The report line of a dropped game.
+    fn dropped_line(&self, game: u32, kept: u32, code: Code, ply: Option<u32>) -> MergeLine {
+        let (file, index) = self.name_of(game);
+        let kept_name = self.name_of(kept);
+        let mut message = format!("dropped; kept {} game {}", kept_name.0, kept_name.1);
+        let severity = match code {
+            Code::TruncatedCopy => {
+                message.push_str(&format!(
+                    " (this copy stops at ply {})",
+                    ply.unwrap_or_default()
+                ));
+                Severity::Note
+            }
+            Code::ConflictingCopies => {
+                message.push_str(&format!(
+                    " (the copies part at ply {}; not set apart without --conflicts)",
+                    ply.unwrap_or(1)
+                ));
+                Severity::Warning
+            }
+            _ => Severity::Note,
+        };
+        MergeLine {
+            action: MergeAction::Dropped,
+            code: code.as_str(),
+            severity,
+            file,
+            game: index,
+            kept: Some(kept_name),
+            ply,
+            group: None,
+            tag: None,
+            message,
+        }
+    }
+
+    /// The file and 1-based index of run-wide game `game`.
+    fn name_of(&self, game: u32) -> (String, u64) {
+        let at = self
+            .files
+            .partition_point(|f| f.first <= game)
+            .saturating_sub(1);
+        let file = &self.files[at];
+        let index = self
+            .odd_indexes
+            .get(&game)
+            .copied()
+            .unwrap_or(file.first_index + u64::from(game - file.first));
+        (file.name.clone(), index)
+    }
+
+    /// The spool key of a game under `--sort date`.
+    fn sort_key(&mut self, sort: &SortKey, slot: u32) -> SpoolKey {
+        let count = self.events.len() as u32;
+        let event = *self.events.entry(sort.event.clone()).or_insert(count);
+        SpoolKey {
+            date: u64::from(sort.date[0]) << 32
+                | u64::from(sort.date[1]) << 16
+                | u64::from(sort.date[2]),
+            event,
+            round: sort.round,
+            board: sort.board,
+            first: u64::from(slot),
+        }
+    }
+
+    /// Ends pass 2: writes the kept games that waited, in their order, and the conflict
+    /// groups, group after group; returns the counts.
+    ///
+    /// # Errors
+    ///
+    /// A sink, the report or the temporary files failed, an input was not what pass 1
+    /// read, or a tag taken holds a character the output's encoding cannot hold.
+    pub fn finish(
+        mut self,
+        sinks: &mut Sinks<'_>,
+        report: &mut dyn FnMut(&MergeLine) -> io::Result<()>,
+    ) -> io::Result<MergeCounts> {
+        if self.counts.files > 0 {
+            self.check_read()?;
+        }
+        if self.next as usize != self.files.iter().map(|f| f.games as usize).sum::<usize>() {
+            return Err(io::Error::other(
+                "the inputs changed between the two reads of the merge: nothing is written",
+            ));
+        }
+        // Events sort by their names: each one's rank replaces its number.
+        let mut events: Vec<(&String, u32)> = self.events.iter().map(|(e, &n)| (e, n)).collect();
+        events.sort_unstable();
+        let mut rank = vec![0; events.len()];
+        for (r, (_, n)) in events.iter().enumerate() {
+            rank[*n as usize] = r as u32;
+        }
+        let mut spool = std::mem::take(&mut self.spool);
+        for entry in &mut spool.entries {
+            if self.options.sort_by_date {
+                entry.key.event = rank[entry.key.event as usize];
+            }
+        }
+        let encoding = self.options.encoding;
+        spool.drain_sorted(|entry, text| {
+            let game = entry.game;
+            let known = self.known.remove(&game).unwrap_or_default();
+            let taken = self.taken(game, &known);
+            let layout = entry.layout.unwrap_or_default();
+            let piece = Piece {
+                raw: text.to_vec(),
+                tags_at: layout.tags_at as usize,
+                crlf: layout.crlf,
+                no_tags: layout.no_tags,
+                ..Piece::default()
+            };
+            let text = piece
+                .with_tags(&taken_lines(&taken), encoding)
+                .map_err(|e| unencodable(&self.name_of(game).0, &e))?;
+            self.joiners[0].write(sinks.out, &text)?;
+            self.counts.written += 1;
+            self.report_taken(game, &taken, report)
+        })?;
+        let conflicts = std::mem::take(&mut self.conflicts);
+        conflicts.drain_sorted(|_, raw| match sinks.conflicts.as_deref_mut() {
+            Some(out) => self.joiners[2].write(out, raw),
+            None => Ok(()),
+        })?;
+        let c = self.counts;
+        if c.games != c.written + c.dropped + c.set_apart {
+            return Err(io::Error::other(format!(
+                "internal error: {} games read, {} written, {} dropped, {} set apart; \
+                 please report it",
+                c.games, c.written, c.dropped, c.set_apart
+            )));
+        }
+        Ok(c)
+    }
+}
+
+/// The lines of the tags taken.
+fn taken_lines(taken: &[(String, String, u32)]) -> Vec<(String, String)> {
+    taken
+        .iter()
+        .map(|(name, line, _)| (name.clone(), line.clone()))
+        .collect()
+}
+
+/// A kept game the output's encoding cannot hold ends the run.
+fn unencodable(file: &str, e: &planilla_converter::Unencodable) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, format!("{file}:{e}"))
+}
+
+/// Where a game waiting in the spool goes: sorted by these fields in order (all 0 but
+/// `first` in input order).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct SpoolKey {
+    date: u64,
+    event: u32,
+    round: [u32; 3],
+    board: u32,
+    /// The run-wide number of the group's first copy.
+    first: u64,
+}
+
+/// Where tags go in a kept game waiting in the spool.
+#[derive(Clone, Copy, Debug, Default)]
+struct Layout {
+    tags_at: u32,
+    crlf: bool,
+    no_tags: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: SpoolKey,
+    game: u32,
+    offset: u64,
+    len: u32,
+    layout: Option<Layout>,
+}
+
+/// Games waiting to be written in another order: their text in an anonymous temporary
+/// file, their places in memory.
+#[derive(Default)]
+struct Spool {
+    file: Option<BufWriter<File>>,
+    len: u64,
+    entries: Vec<Entry>,
+}
+
+impl Spool {
+    fn put(
+        &mut self,
+        key: SpoolKey,
+        game: u32,
+        text: &[u8],
+        layout: Option<Layout>,
+    ) -> io::Result<()> {
+        if self.file.is_none() {
+            self.file = Some(BufWriter::with_capacity(1 << 16, tempfile::tempfile()?));
+        }
+        let len = u32::try_from(text.len()).map_err(|_| io::Error::other("a game over 4 GiB"))?;
+        self.file.as_mut().expect("created above").write_all(text)?;
+        self.entries.push(Entry {
+            key,
+            game,
+            offset: self.len,
+            len,
+            layout,
+        });
+        self.len += u64::from(len);
+        Ok(())
+    }
+
+    /// Hands each game's entry and text to `on`, by key, then input order.
+    fn drain_sorted(
+        mut self,
+        mut on: impl FnMut(&Entry, &[u8]) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let Some(file) = self.file.take() else {
+            return Ok(());
+        };
+        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+        self.entries.sort_unstable_by_key(|e| (e.key, e.game));
+        let mut text = Vec::new();
+        for entry in &self.entries {
+            text.resize(entry.len as usize, 0);
+            read_at(&file, &mut text, entry.offset)?;
+            on(entry, &text)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+#[cfg(not(unix))]
+fn read_at(mut file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    file.seek(SeekFrom::Start(offset))?;
+    file.read_exact(buf)
+}
