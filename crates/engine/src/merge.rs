@@ -19,14 +19,17 @@
 //!
 //! **Order.** Kept games go in the input order of their group's first copy. A game
 //! whose kept copy comes later than its first copy (a relay cut short, then the whole
-//! game in a later file) leaves a hole: from there on the kept games go to a temporary
-//! file, each under its place, and are written in order at the end. So do kept copies
-//! that may still take tags from a copy after them (`--tags merge`), and, with
-//! `--sort date`, every kept game. Conflict groups are written whole, group after group.
+//! game in a later file) opens a hole at that first copy, which closes when the kept
+//! copy comes; with `--tags merge`, a kept copy with a dropped copy after it opens one
+//! that closes at that copy (it may give a tag). While a hole is open the kept games
+//! wait in a spool, each under its place (in memory up to 32 MiB, beyond that in an
+//! anonymous temporary file), and when the last open hole closes they are written in
+//! order. With `--sort date` every kept game waits, and is written at the end by Date,
+//! Event, Round and Board. Conflict groups are written at the end, group after group.
 //!
-//! **Memory.** The judge's 28 bytes and the plan's 6 a game, the plan's entry for each
-//! game not kept, and 48 bytes for each game waiting in the temporary file; the games'
-//! text waits on disk.
+//! **Memory.** The judge's 28 bytes and the plan's 6 a game in pass 1; in pass 2 the
+//! plan's entry for each game not kept and 40 bytes for each game waiting in the spool
+//! (under `--sort date`, every kept game); the games' text waits on disk.
 
 use crate::pipeline::Job;
 use planilla_converter::OutputEncoding;
@@ -37,9 +40,9 @@ use planilla_validator::archive::{
     Action, Archive, ArchiveFinding, GameRecord, MergeConfig, MergePlan, Merits, information,
 };
 use planilla_validator::{Checker, Code, Config, Severity};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 
 /// How to merge.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -234,8 +237,15 @@ pub struct Merge {
     plan: MergePlan,
     /// Kept copies placed before themselves: their group's first copy.
     slots: HashMap<u32, u32>,
-    /// Kept copies with a dropped copy after them (`--tags merge`).
-    late_drops: HashSet<u32>,
+    /// The holes: kept copies that cannot be written when their place comes (their
+    /// group's first copy comes before them or, with `--tags merge`, a copy that may
+    /// give them a tag comes after them). By the game where a hole opens (the kept
+    /// copy's place) and the game after which it closes (the kept copy, or its last
+    /// dropped copy), how many.
+    opens: HashMap<u32, u32>,
+    closes: HashMap<u32, u32>,
+    /// Holes open now: while any is, kept games wait in the spool.
+    open: u32,
     /// Tags offered to each kept copy by its dropped copies: (name, line, from).
     offered: HashMap<u32, Vec<(String, String, u32)>>,
     /// The known tags of kept copies waiting in the spool, for the tags offered later.
@@ -244,8 +254,6 @@ pub struct Merge {
     file: usize,
     next: u32,
     read_in_file: (u32, u64),
-    /// Whether kept games now wait in the spool (a hole, or `--sort date`).
-    spooling: bool,
     spool: Spool,
     conflicts: Spool,
     events: HashMap<String, u32>,
@@ -264,13 +272,14 @@ impl Merge {
             odd_indexes: HashMap::new(),
             plan: MergePlan::default(),
             slots: HashMap::new(),
-            late_drops: HashSet::new(),
+            opens: HashMap::new(),
+            closes: HashMap::new(),
+            open: 0,
             offered: HashMap::new(),
             known: HashMap::new(),
             file: 0,
             next: 0,
             read_in_file: (0, 0),
-            spooling: options.sort_by_date,
             spool: Spool::default(),
             conflicts: Spool::default(),
             events: HashMap::new(),
@@ -338,15 +347,26 @@ impl Merge {
         };
         self.plan = MergePlan::new(&findings, &self.merits, &config);
         self.merits = Merits::new();
+        // Each late kept copy's place (its group's first copy) and the game after which
+        // it can be written (itself, or its last dropped copy when it may take tags).
+        let mut ready: HashMap<u32, u32> = HashMap::new();
         for &(game, action) in self.plan.changes() {
             if let Action::Drop { kept, .. } = action {
                 if game < kept {
                     let slot = self.slots.entry(kept).or_insert(game);
                     *slot = (*slot).min(game);
+                    let end = ready.entry(kept).or_insert(kept);
+                    *end = (*end).max(kept);
                 } else if self.options.take_tags {
-                    self.late_drops.insert(kept);
+                    let end = ready.entry(kept).or_insert(game);
+                    *end = (*end).max(game);
                 }
             }
+        }
+        for (kept, end) in ready {
+            let start = self.slots.get(&kept).copied().unwrap_or(kept);
+            *self.opens.entry(start).or_default() += 1;
+            *self.closes.entry(end).or_default() += 1;
         }
         Ok(findings
             .into_iter()
@@ -422,6 +442,7 @@ impl Merge {
                 )));
             }
             self.counts.games += 1;
+            self.open += self.opens.get(&game).copied().unwrap_or(0);
             match self.plan.action(game) {
                 Action::Keep => self.keep(game, piece, sinks, report)?,
                 Action::Drop { kept, code, ply } => {
@@ -438,18 +459,14 @@ impl Merge {
                             }
                         }
                     }
-                    // The group's first copy, its kept copy later: a hole.
-                    if kept > game && self.slots.get(&kept) == Some(&game) {
-                        self.spooling = true;
-                    }
                 }
                 Action::SetApart { group, ply } => {
                     self.counts.set_apart += 1;
                     let key = SpoolKey {
-                        first: u64::from(group),
+                        first: group,
                         ..SpoolKey::default()
                     };
-                    self.conflicts.put(key, game, &piece.raw, None)?;
+                    self.conflicts.put(key, game, &piece.raw, 0, 0)?;
                     let (file, index) = self.name_of(game);
                     let first = self.name_of(group);
                     let message = if group == game {
@@ -474,7 +491,46 @@ impl Merge {
                     })?;
                 }
             }
+            // The last open hole closed: what waited is written, in order.
+            if let Some(&n) = self.closes.get(&game) {
+                self.open -= n;
+                if self.open == 0 && !self.options.sort_by_date {
+                    self.drain(sinks, report)?;
+                }
+            }
         }
+        Ok(())
+    }
+
+    /// Writes the kept games waiting in the spool, by their places (under `--sort
+    /// date`, by Date, Event, Round and Board), each with the tags it takes.
+    fn drain(
+        &mut self,
+        sinks: &mut Sinks<'_>,
+        report: &mut dyn FnMut(&MergeLine) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let mut spool = std::mem::take(&mut self.spool);
+        let encoding = self.options.encoding;
+        spool.drain_sorted(|entry, text| {
+            let game = entry.game;
+            let known = self.known.remove(&game).unwrap_or_default();
+            let taken = self.taken(game, &known);
+            let piece = Piece {
+                raw: text.to_vec(),
+                tags_at: entry.tags_at as usize,
+                crlf: entry.flags & CRLF != 0,
+                no_tags: entry.flags & NO_TAGS != 0,
+                ..Piece::default()
+            };
+            let text = piece
+                .with_tags(&taken_lines(&taken), encoding)
+                .map_err(|e| unencodable(&self.name_of(game).0, &e))?;
+            self.joiners[0].write(sinks.out, &text)?;
+            self.counts.written += 1;
+            self.report_taken(game, &taken, report)
+        })?;
+        // The spool's memory and file are used again.
+        self.spool = spool;
         Ok(())
     }
 
@@ -487,11 +543,10 @@ impl Merge {
         report: &mut dyn FnMut(&MergeLine) -> io::Result<()>,
     ) -> io::Result<()> {
         let slot = self.slots.get(&game).copied().unwrap_or(game);
-        let waits_for_tags = self.late_drops.contains(&game);
         let text = piece
             .written()
             .map_err(|e| unencodable(&self.name_of(game).0, e))?;
-        if !self.spooling && slot == game && !waits_for_tags {
+        if self.open == 0 && !self.options.sort_by_date {
             let taken = self.taken(game, &piece.known);
             let text = piece
                 .with_tags(&taken_lines(&taken), self.options.encoding)
@@ -500,9 +555,8 @@ impl Merge {
             self.counts.written += 1;
             return self.report_taken(game, &taken, report);
         }
-        self.spooling = true;
         let mut key = SpoolKey {
-            first: u64::from(slot),
+            first: slot,
             ..SpoolKey::default()
         };
         if let Some(sort) = &piece.sort {
@@ -511,12 +565,8 @@ impl Merge {
         if self.options.take_tags {
             self.known.insert(game, piece.known.clone());
         }
-        let layout = Layout {
-            tags_at: piece.tags_at as u32,
-            crlf: piece.crlf,
-            no_tags: piece.no_tags,
-        };
-        self.spool.put(key, game, text, Some(layout))
+        let flags = if piece.crlf { CRLF } else { 0 } | if piece.no_tags { NO_TAGS } else { 0 };
+        self.spool.put(key, game, text, piece.tags_at as u32, flags)
     }
 
     /// The tags the kept copy `game` takes from those offered so far, each once, never
@@ -614,14 +664,16 @@ impl Merge {
     fn sort_key(&mut self, sort: &SortKey, slot: u32) -> SpoolKey {
         let count = self.events.len() as u32;
         let event = *self.events.entry(sort.event.clone()).or_insert(count);
+        // Each part kept in order: a year in 16 bits, a month and a day in 8 (unknown
+        // parts, u16::MAX, become the highest), a Round's numbers in 21 bits each.
+        let part = |n: u16, bits: u32| u32::from(n).min((1 << bits) - 1);
+        let round = |n: u32| u64::from(n.min((1 << 21) - 1));
         SpoolKey {
-            date: u64::from(sort.date[0]) << 32
-                | u64::from(sort.date[1]) << 16
-                | u64::from(sort.date[2]),
+            date: part(sort.date[0], 16) << 16 | part(sort.date[1], 8) << 8 | part(sort.date[2], 8),
             event,
-            round: sort.round,
+            round: round(sort.round[0]) << 42 | round(sort.round[1]) << 21 | round(sort.round[2]),
             board: sort.board,
-            first: u64::from(slot),
+            first: slot,
         }
     }
 
@@ -652,33 +704,13 @@ impl Merge {
         for (r, (_, n)) in events.iter().enumerate() {
             rank[*n as usize] = r as u32;
         }
-        let mut spool = std::mem::take(&mut self.spool);
-        for entry in &mut spool.entries {
-            if self.options.sort_by_date {
+        if self.options.sort_by_date {
+            for entry in &mut self.spool.entries {
                 entry.key.event = rank[entry.key.event as usize];
             }
         }
-        let encoding = self.options.encoding;
-        spool.drain_sorted(|entry, text| {
-            let game = entry.game;
-            let known = self.known.remove(&game).unwrap_or_default();
-            let taken = self.taken(game, &known);
-            let layout = entry.layout.unwrap_or_default();
-            let piece = Piece {
-                raw: text.to_vec(),
-                tags_at: layout.tags_at as usize,
-                crlf: layout.crlf,
-                no_tags: layout.no_tags,
-                ..Piece::default()
-            };
-            let text = piece
-                .with_tags(&taken_lines(&taken), encoding)
-                .map_err(|e| unencodable(&self.name_of(game).0, &e))?;
-            self.joiners[0].write(sinks.out, &text)?;
-            self.counts.written += 1;
-            self.report_taken(game, &taken, report)
-        })?;
-        let conflicts = std::mem::take(&mut self.conflicts);
+        self.drain(sinks, report)?;
+        let mut conflicts = std::mem::take(&mut self.conflicts);
         conflicts.drain_sorted(|_, raw| match sinks.conflicts.as_deref_mut() {
             Some(out) => self.joiners[2].write(out, raw),
             None => Ok(()),
@@ -712,38 +744,45 @@ fn unencodable(file: &str, e: &planilla_converter::Unencodable) -> io::Error {
 /// `first` in input order).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 struct SpoolKey {
-    date: u64,
+    date: u32,
     event: u32,
-    round: [u32; 3],
+    round: u64,
     board: u32,
     /// The run-wide number of the group's first copy.
-    first: u64,
+    first: u32,
 }
 
-/// Where tags go in a kept game waiting in the spool.
-#[derive(Clone, Copy, Debug, Default)]
-struct Layout {
-    tags_at: u32,
-    crlf: bool,
-    no_tags: bool,
-}
-
+/// A game waiting in the spool: its place, where its text is, and where tags go in it.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     key: SpoolKey,
     game: u32,
-    offset: u64,
     len: u32,
-    layout: Option<Layout>,
+    offset: u64,
+    tags_at: u32,
+    flags: u8,
 }
 
-/// Games waiting to be written in another order: their text in an anonymous temporary
-/// file, their places in memory.
+/// [`Entry::flags`]: the game's lines end in `\r\n`.
+const CRLF: u8 = 1;
+/// [`Entry::flags`]: the game has no tag section.
+const NO_TAGS: u8 = 2;
+
+/// Bytes of text the spool holds in memory before it writes them to its file.
+const SPOOL_MEMORY: usize = 32 << 20;
+
+/// Games waiting to be written in another order: their places in memory, their text in
+/// memory up to [`SPOOL_MEMORY`] and beyond that in an anonymous temporary file.
 #[derive(Default)]
 struct Spool {
-    file: Option<BufWriter<File>>,
-    len: u64,
+    /// The text of offsets `[0, in_file)`.
+    file: Option<File>,
+    in_file: u64,
+    /// The text of offsets from `in_file` on.
+    memory: Vec<u8>,
     entries: Vec<Entry>,
+    /// Bytes held in memory at most (0: [`SPOOL_MEMORY`]).
+    limit: usize,
 }
 
 impl Spool {
@@ -752,40 +791,60 @@ impl Spool {
         key: SpoolKey,
         game: u32,
         text: &[u8],
-        layout: Option<Layout>,
+        tags_at: u32,
+        flags: u8,
     ) -> io::Result<()> {
-        if self.file.is_none() {
-            self.file = Some(BufWriter::with_capacity(1 << 16, tempfile::tempfile()?));
-        }
         let len = u32::try_from(text.len()).map_err(|_| io::Error::other("a game over 4 GiB"))?;
-        self.file.as_mut().expect("created above").write_all(text)?;
+        let limit = if self.limit == 0 {
+            SPOOL_MEMORY
+        } else {
+            self.limit
+        };
+        if self.memory.len() + text.len() > limit && !self.memory.is_empty() {
+            let file = match &mut self.file {
+                Some(file) => file,
+                None => self.file.insert(tempfile::tempfile()?),
+            };
+            write_at(file, &self.memory, self.in_file)?;
+            self.in_file += self.memory.len() as u64;
+            self.memory.clear();
+        }
         self.entries.push(Entry {
             key,
             game,
-            offset: self.len,
             len,
-            layout,
+            offset: self.in_file + self.memory.len() as u64,
+            tags_at,
+            flags,
         });
-        self.len += u64::from(len);
+        self.memory.extend_from_slice(text);
         Ok(())
     }
 
-    /// Hands each game's entry and text to `on`, by key, then input order.
+    /// Hands each game's entry and text to `on`, by key, then input order, and leaves
+    /// the spool empty (its file kept, to be written over).
     fn drain_sorted(
-        mut self,
+        &mut self,
         mut on: impl FnMut(&Entry, &[u8]) -> io::Result<()>,
     ) -> io::Result<()> {
-        let Some(file) = self.file.take() else {
-            return Ok(());
-        };
-        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
         self.entries.sort_unstable_by_key(|e| (e.key, e.game));
         let mut text = Vec::new();
         for entry in &self.entries {
-            text.resize(entry.len as usize, 0);
-            read_at(&file, &mut text, entry.offset)?;
-            on(entry, &text)?;
+            let (start, len) = (entry.offset, entry.len as usize);
+            let bytes = match start.checked_sub(self.in_file) {
+                Some(at) => &self.memory[at as usize..at as usize + len],
+                None => {
+                    text.resize(len, 0);
+                    let file = self.file.as_ref().expect("written before");
+                    read_at(file, &mut text, start)?;
+                    &text[..]
+                }
+            };
+            on(entry, bytes)?;
         }
+        self.entries.clear();
+        self.memory.clear();
+        self.in_file = 0;
         Ok(())
     }
 }
@@ -795,9 +854,69 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
 }
 
+#[cfg(unix)]
+fn write_at(file: &File, buf: &[u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(file, buf, offset)
+}
+
 #[cfg(not(unix))]
 fn read_at(mut file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     use std::io::{Read, Seek, SeekFrom};
     file.seek(SeekFrom::Start(offset))?;
     file.read_exact(buf)
+}
+
+#[cfg(not(unix))]
+fn write_at(mut file: &File, buf: &[u8], offset: u64) -> io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    file.seek(SeekFrom::Start(offset))?;
+    file.write_all(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The spool hands its games back by key, then input order, whether their text is in
+    /// memory or in its file, and is used again after it is drained.
+    #[test]
+    fn spool_orders_games_from_memory_and_file() {
+        let mut spool = Spool {
+            limit: 10,
+            ..Spool::default()
+        };
+        for round in 0..2 {
+            let games: [(u32, &[u8]); 5] = [
+                (3, b"third game"),
+                (1, b"first"),
+                (3, b"third again, a longer text than the limit"),
+                (2, b"second"),
+                (1, b"first again"),
+            ];
+            for (game, (first, text)) in games.iter().enumerate() {
+                let key = SpoolKey {
+                    first: *first,
+                    ..SpoolKey::default()
+                };
+                spool.put(key, game as u32, text, 0, 0).unwrap();
+            }
+            assert!(
+                spool.file.is_some(),
+                "round {round}: nothing went to the file"
+            );
+            let mut seen = Vec::new();
+            spool
+                .drain_sorted(|entry, text| {
+                    seen.push((entry.game, text.to_vec()));
+                    Ok(())
+                })
+                .unwrap();
+            let order: Vec<u32> = seen.iter().map(|(g, _)| *g).collect();
+            assert_eq!(order, [1, 4, 3, 0, 2], "round {round}");
+            for (game, text) in seen {
+                assert_eq!(text, games[game as usize].1, "round {round}");
+            }
+            assert!(spool.entries.is_empty() && spool.memory.is_empty());
+        }
+    }
 }
