@@ -28,7 +28,7 @@
 //! Event, Round and Board. Conflict groups are written at the end, group after group.
 //!
 //! **Memory.** The judge's 28 bytes and the plan's 6 a game in pass 1; in pass 2 the
-//! plan's entry for each game not kept and 40 bytes for each game waiting in the spool
+//! plan's entry for each game not kept and 48 bytes for each game waiting in the spool
 //! (under `--sort date`, every kept game); the games' text waits on disk.
 
 use crate::pipeline::Job;
@@ -762,6 +762,9 @@ struct Entry {
     tags_at: u32,
     flags: u8,
 }
+
+// What each game waiting in the spool holds in memory (the module docs say it).
+const _: () = assert!(std::mem::size_of::<Entry>() <= 48);
 
 /// [`Entry::flags`]: the game's lines end in `\r\n`.
 const CRLF: u8 = 1;
