@@ -55,6 +55,10 @@ pub struct Piece {
     /// The names of the tags the game has with a known value (with
     /// [`PieceOptions::tags`]).
     pub known: Vec<String>,
+    /// The tags the game has with an unknown value only (`?`, `????.??.??`): each
+    /// name and its tag's span in the written text, which a tag taken replaces (with
+    /// [`PieceOptions::tags`]).
+    pub unknown: Vec<(String, u32, u32)>,
     /// With [`PieceOptions::sort`]: Date, Event, Round and Board as they sort.
     pub sort: Option<SortKey>,
     /// The game's 1-based index in its file.
@@ -101,7 +105,17 @@ impl Piece {
             }
             None => (0, true),
         };
-        let (text, tags_at) = if is_output(game, options.encoding) {
+        let as_is = is_output(game, options.encoding);
+        // A byte offset of the game in the written text: itself, or the length of the
+        // text before it once decoded and encoded (the same characters, encoded alike).
+        let written_at = |at: usize| -> usize {
+            match (as_is, options.encoding) {
+                (true, _) => at,
+                (false, OutputEncoding::Utf8) => game.decode(0..at).len(),
+                (false, _) => game.decode(0..at).chars().count(),
+            }
+        };
+        let (text, tags_at) = if as_is {
             (None, tags_at)
         } else {
             let (head, tail) = (game.decode(0..tags_at), game.decode(tags_at..bytes.len()));
@@ -119,15 +133,26 @@ impl Piece {
             };
             (Some(encoded.map(|()| out)), head_len)
         };
-        let (mut tags, mut known) = (Vec::new(), Vec::new());
+        let (mut tags, mut known, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
         if options.tags {
-            for (i, (name, value)) in game.tag_pairs().enumerate() {
-                if is_unknown(&value) || known.iter().any(|k| *k == name) {
+            let pairs: Vec<_> = game.tag_pairs().collect();
+            for (i, (name, value)) in pairs.iter().enumerate() {
+                let token = game.tokens()[game.tags()[i].token as usize];
+                if is_unknown(value) {
+                    // Replaced only when the name has no known value elsewhere.
+                    let known_elsewhere = pairs.iter().any(|(n, v)| n == name && !is_unknown(v));
+                    if !known_elsewhere && !unknown.iter().any(|(n, _, _)| n == name) {
+                        let span = token.span();
+                        let (start, end) = (written_at(span.start), written_at(span.end));
+                        unknown.push((name.to_string(), start as u32, end as u32));
+                    }
                     continue;
                 }
-                let token = game.tokens()[game.tags()[i].token as usize];
+                if known.iter().any(|k| k == name) {
+                    continue;
+                }
                 tags.push((name.to_string(), game.decode(token.span()).into_owned()));
-                known.push(name.into_owned());
+                known.push(name.to_string());
             }
         }
         Piece {
@@ -138,6 +163,7 @@ impl Piece {
             no_tags,
             tags,
             known,
+            unknown,
             sort: options.sort.then(|| sort_key(game)),
             index: game.index(),
             len_in_file: game.len_in_file(),
@@ -157,9 +183,10 @@ impl Piece {
         }
     }
 
-    /// The text written with the tag lines `taken` ((name, line) pairs) added after its
-    /// own tags, one line each, in the game's line end (a game without tags gets them
-    /// and a blank line before its moves).
+    /// The text written with the tag lines `taken` ((name, line) pairs): each in place
+    /// of the game's tag of that name whose value is unknown, the others added after its
+    /// last tag, one line each, in the game's line end (a game without tags gets them and
+    /// a blank line before its moves).
     ///
     /// # Errors
     ///
@@ -174,27 +201,50 @@ impl Piece {
             return Ok(Cow::Borrowed(text));
         }
         let end = if self.crlf { "\r\n" } else { "\n" };
-        let mut lines = String::new();
-        for (_, line) in taken {
-            lines.push_str(line);
-            lines.push_str(end);
-        }
-        if self.no_tags {
-            lines.push_str(end);
-        }
-        let mut out = Vec::with_capacity(text.len() + lines.len());
-        out.extend_from_slice(&text[..self.tags_at.min(text.len())]);
-        // A tag section ending without a line end gets one before the new lines.
-        if !self.no_tags && self.tags_at > 0 && text.get(self.tags_at - 1) != Some(&b'\n') {
-            out.extend_from_slice(end.as_bytes());
-        }
-        let converted = Converted {
-            text: lines,
-            ..Converted::default()
+        let encoded = |line: String| -> Result<Vec<u8>, Unencodable> {
+            let converted = Converted {
+                text: line,
+                ..Converted::default()
+            };
+            let mut out = Vec::new();
+            encode(&converted, &Game::new(), encoding, &mut out)?;
+            Ok(out)
         };
-        let game = Game::new();
-        encode(&converted, &game, encoding, &mut out)?;
-        out.extend_from_slice(&text[self.tags_at.min(text.len())..]);
+        // Edits: (start, end, bytes), applied in order of their start.
+        let mut edits: Vec<(usize, usize, Vec<u8>)> = Vec::new();
+        let mut added = String::new();
+        for (name, line) in taken {
+            match self.unknown.iter().find(|(n, _, _)| n == name) {
+                Some(&(_, start, stop)) => {
+                    edits.push((start as usize, stop as usize, encoded(line.clone())?));
+                }
+                None => {
+                    added.push_str(line);
+                    added.push_str(end);
+                }
+            }
+        }
+        if !added.is_empty() {
+            let at = self.tags_at.min(text.len());
+            // A tag section ending without a line end gets one before the new lines.
+            if !self.no_tags && at > 0 && text.get(at - 1) != Some(&b'\n') {
+                added.insert_str(0, end);
+            }
+            if self.no_tags {
+                added.push_str(end);
+            }
+            edits.push((at, at, encoded(added)?));
+        }
+        edits.sort_by_key(|&(start, _, _)| start);
+        let mut out = Vec::with_capacity(text.len() + 64);
+        let mut at = 0;
+        for (start, stop, bytes) in edits {
+            let start = start.clamp(at, text.len());
+            out.extend_from_slice(&text[at..start]);
+            out.extend_from_slice(&bytes);
+            at = stop.clamp(start, text.len());
+        }
+        out.extend_from_slice(&text[at..]);
         Ok(Cow::Owned(out))
     }
 }
@@ -288,6 +338,28 @@ mod tests {
     }
 
     #[test]
+    fn a_tag_taken_replaces_an_unknown_value_in_place() {
+        let taken = [
+            ("Site".to_string(), "[Site \"Le\u{f3}n\"]".to_string()),
+            ("ECO".to_string(), "[ECO \"B90\"]".to_string()),
+        ];
+        let raw = b"[Event \"Open\"]\n[Site \"?\"]\n[White \"Nu\xf1ez\"]\n\n1. e4 *\n";
+        for encoding in [OutputEncoding::Utf8, OutputEncoding::Latin1] {
+            let p = piece(raw, encoding);
+            let text = p.with_tags(&taken, encoding).unwrap();
+            let text = match encoding {
+                OutputEncoding::Utf8 => String::from_utf8(text.to_vec()).unwrap(),
+                _ => text.iter().map(|&b| b as char).collect(),
+            };
+            assert_eq!(
+                text,
+                "[Event \"Open\"]\n[Site \"Le\u{f3}n\"]\n[White \"Nu\u{f1}ez\"]\n[ECO \"B90\"]\n\n1. e4 *\n",
+                "{encoding}"
+            );
+        }
+    }
+
+    #[test]
     fn latin1_games_are_written_in_the_output_encoding() {
         let raw = b"[White \"Nu\xf1ez\"]\n[Black \"B\"]\n\n1. e4 *\n";
         let p = piece(raw, OutputEncoding::Utf8);
@@ -321,6 +393,8 @@ mod tests {
             OutputEncoding::Utf8,
         );
         assert_eq!(p.known, ["Event", "Date", "Round"]);
+        let unknown: Vec<&str> = p.unknown.iter().map(|(n, _, _)| n.as_str()).collect();
+        assert_eq!(unknown, ["Site", "ECO"]);
         let key = p.sort.unwrap();
         assert_eq!(key.date, [2023, u16::MAX, 5]);
         assert_eq!(key.round, [5, 2, u32::MAX]);

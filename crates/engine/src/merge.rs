@@ -249,7 +249,7 @@ pub struct Merge {
     /// Tags offered to each kept copy by its dropped copies: (name, line, from).
     offered: HashMap<u32, Vec<(String, String, u32)>>,
     /// The known tags of kept copies waiting in the spool, for the tags offered later.
-    known: HashMap<u32, Vec<String>>,
+    known: HashMap<u32, Tags>,
     /// Pass 2: the file being written, and the run-wide number of its next game.
     file: usize,
     next: u32,
@@ -513,13 +513,14 @@ impl Merge {
         let encoding = self.options.encoding;
         spool.drain_sorted(|entry, text| {
             let game = entry.game;
-            let known = self.known.remove(&game).unwrap_or_default();
+            let (known, unknown) = self.known.remove(&game).unwrap_or_default();
             let taken = self.taken(game, &known);
             let piece = Piece {
                 raw: text.to_vec(),
                 tags_at: entry.tags_at as usize,
                 crlf: entry.flags & CRLF != 0,
                 no_tags: entry.flags & NO_TAGS != 0,
+                unknown,
                 ..Piece::default()
             };
             let text = piece
@@ -563,7 +564,8 @@ impl Merge {
             key = self.sort_key(sort, slot);
         }
         if self.options.take_tags {
-            self.known.insert(game, piece.known.clone());
+            self.known
+                .insert(game, (piece.known.clone(), piece.unknown.clone()));
         }
         let flags = if piece.crlf { CRLF } else { 0 } | if piece.no_tags { NO_TAGS } else { 0 };
         self.spool.put(key, game, text, piece.tags_at as u32, flags)
@@ -726,6 +728,10 @@ impl Merge {
         Ok(c)
     }
 }
+
+/// A kept copy's tags with a known value, and those with an unknown one with their spans
+/// ([`Piece::known`], [`Piece::unknown`]).
+type Tags = (Vec<String>, Vec<(String, u32, u32)>);
 
 /// The lines of the tags taken.
 fn taken_lines(taken: &[(String, String, u32)]) -> Vec<(String, String)> {
