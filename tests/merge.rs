@@ -474,3 +474,52 @@ fn planted_copies() {
     );
     assert_eq!(text(&again), outputs[0].1);
 }
+
+/// `merge -` interrupted while it copies standard input: the copy in `TMPDIR` is removed,
+/// the destination is untouched, and the process ends by the signal.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_merge_leaves_no_temporary_file() {
+    use std::io::Write;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let dir = Dir::new("interrupted");
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let dest = dir.create("out.pgn", "old contents");
+    for (name, number) in [("INT", 2), ("TERM", 15)] {
+        // Standard input stays open: the copy is surely under way when the signal comes.
+        let mut child = util::command()
+            .args(["merge", "-q", "-o", s(&dest), "-"])
+            .env("TMPDIR", &tmp)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 *\n\n")
+            .unwrap();
+        let start = std::time::Instant::now();
+        while std::fs::read_dir(&tmp).unwrap().next().is_none() {
+            assert!(
+                start.elapsed().as_secs() < 30,
+                "SIG{name}: no copy of standard input"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let sent = Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = child.wait().unwrap();
+        drop(stdin);
+        assert_eq!(status.signal(), Some(number), "SIG{name}: {status:?}");
+        let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+        assert!(left.is_empty(), "SIG{name}: {left:?} left in TMPDIR");
+        assert_eq!(text(&dest), b"old contents", "SIG{name}");
+    }
+}

@@ -12,7 +12,7 @@ use crate::convert::{broken_pipe, output_error};
 use crate::input::{BarProgress, InputArgs, LangChoice, Source, collect_sources, progress_bar};
 use crate::json::{self, JsonMerge, MergeSummary};
 use crate::output::{ColorChoice, Format, Writer};
-use crate::staged::Staged;
+use crate::staged::{Scratch, Staged};
 use anyhow::{Context, bail};
 use clap::{ArgMatches, Args, ValueEnum};
 use planilla_converter::OutputEncoding;
@@ -144,30 +144,31 @@ pub fn run(
     }
 
     // Standard input is read twice: spooled to a temporary file first.
-    let mut stdin_spool: Option<(PathBuf, tempfile::TempPath)> = None;
+    let mut stdin_spool: Option<Scratch> = None;
     for source in &mut sources {
         if *source == Source::Stdin {
-            let mut spool = tempfile::NamedTempFile::new()
+            let spool = tempfile::NamedTempFile::new()
                 .context("cannot create a temporary file for standard input")?;
-            io::copy(&mut io::stdin().lock(), spool.as_file_mut())
-                .context("cannot read standard input")?;
-            let path = spool.into_temp_path();
-            *source = Source::File(path.to_path_buf());
-            stdin_spool = Some((path.to_path_buf(), path));
+            let (mut file, path) = spool.into_parts();
+            let scratch = Scratch::new(path)?;
+            io::copy(&mut io::stdin().lock(), &mut file).context("cannot read standard input")?;
+            *source = Source::File(scratch.path().to_path_buf());
+            stdin_spool = Some(scratch);
         }
     }
-    let display = |source: &Source| match (source, &stdin_spool) {
-        (Source::File(p), Some((spooled, _))) if p == spooled => "<stdin>".to_string(),
+    let is_spool = |p: &PathBuf| stdin_spool.as_ref().is_some_and(|s| s.path() == p);
+    let display = |source: &Source| match source {
+        Source::File(p) if is_spool(p) => "<stdin>".to_string(),
         _ => source.display_name(),
     };
 
     // Runs of sources read alike (the file's overrides), in input order.
     let mut groups: Vec<(Config, Encoding, Range<usize>)> = Vec::new();
     for (i, source) in sources.iter().enumerate() {
-        let path = match (source, &stdin_spool) {
-            (Source::File(p), Some((spooled, _))) if p == spooled => None,
-            (Source::File(p), _) => Some(p.as_path()),
-            (Source::Stdin, _) => None,
+        let path = match source {
+            Source::File(p) if is_spool(p) => None,
+            Source::File(p) => Some(p.as_path()),
+            Source::Stdin => None,
         };
         let settings = file.settings_for(path);
         let config = Config {

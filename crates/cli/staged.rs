@@ -103,6 +103,41 @@ impl Drop for Staged {
     }
 }
 
+/// A temporary file of the run's own (`merge`'s copy of standard input): removed when
+/// dropped, and on SIGINT, SIGTERM and SIGHUP as the staged files are.
+pub struct Scratch {
+    path: Option<tempfile::TempPath>,
+}
+
+impl Scratch {
+    /// Registers `path` (a temporary file) to be removed on a signal.
+    ///
+    /// # Errors
+    ///
+    /// When the signal handler cannot be set up.
+    pub fn new(path: tempfile::TempPath) -> anyhow::Result<Scratch> {
+        remove_on_signals().context("cannot set up signal handling")?;
+        pending().push(path.to_path_buf());
+        Ok(Scratch { path: Some(path) })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        self.path.as_deref().expect("kept until dropped")
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let mut pending = pending();
+        if let Some(path) = self.path.take() {
+            pending.retain(|p| p.as_path() != &*path);
+            // Removed here, under the lock.
+            drop(path);
+        }
+    }
+}
+
 /// Starts, once, the thread that removes the temporary file on SIGINT,
 /// SIGTERM or SIGHUP and then ends the process by that signal.
 #[cfg(unix)]
