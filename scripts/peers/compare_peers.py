@@ -34,7 +34,8 @@ and condition:
 Conditions: fifty (the half-move clock reaches 100), seventyfive (reaches 150 in a
 position that is not mate), threefold / fivefold (a position occurs the 3rd / 5th time,
 FIDE identity: en passant counts only when the capture is possible), dead (insufficient
-material, as python-chess decides it), and the final position being checkmate /
+material as python-chess decides it; planilla decides it completely, so a dead position
+material does not show is a known difference), and the final position being checkmate /
 stalemate. Differences must be listed in KNOWN_DRAWS.
 
 What `planilla check` exposes, and so why planilla also runs on rewritten copies:
@@ -126,6 +127,12 @@ KNOWN_DRAWS = [
     ("real/twic1599_1000k.pgn", 660, "threefold", "70|None|-|70", EP_SQUARE),
     ("real/world_matches.pgn", 135, "threefold", "76|None|-|76",
      "the same Capablanca-Lasker 1921 game as test-repetition.pgn game 9. " + EP_SQUARE),
+    ("real/twic0920.pgn", 1358, "dead", "130|-|-|None",
+     "Lalith-Boscolo, Forni di Sopra 2012: 65...h2+ leaves White's king on g1 behind its "
+     "pawn g2, blocked by Black's g3, with 66.Kh1 its one move; no pawn can ever move again "
+     "and neither king can reach a pawn it could take, so no sequence of legal moves mates "
+     "(chasolver 3.0.0: dead). planilla decides dead positions completely, python-chess by "
+     "material alone (the game was drawn after 66.Kh1)"),
 ]
 
 # Part 2: files where pgn-extract sees a different number of games; it is left out for

@@ -2,7 +2,9 @@
 //! White can mate (`-` when not), `B` the same for Black. Every verdict must match the
 //! label for both colours, every mating line must replay to a mate by the right side,
 //! [`quick`] must never call a winnable colour unwinnable nor an unwinnable one
-//! winnable, and no budget may run out.
+//! winnable, [`surely_winnable`] must never call an unwinnable colour winnable,
+//! [`Solver::deadness`] must call a position dead exactly when both labels say so,
+//! [`Solver::may_mate`] must give each colour's label, and no budget may run out.
 //!
 //! `cargo test` runs the committed sample (corpora/unwinnable-sample.txt). The oracle
 //! files of CHA (chasolver's `tests/positions.txt`, 3,414 positions, and
@@ -11,7 +13,7 @@
 //! runs in release mode: `cargo test --release -p planilla-core --test unwinnable --
 //! --ignored`.
 
-use planilla_core::unwinnable::{Quick, Solver, Verdict, quick};
+use planilla_core::unwinnable::{Deadness, Quick, Solver, Verdict, quick, surely_winnable};
 use planilla_core::{Color, Position, Validation};
 use std::path::{Path, PathBuf};
 
@@ -22,6 +24,8 @@ struct Tally {
     agree: usize,
     undetermined: usize,
     quick_decided: usize,
+    /// Colours `quick` left open that `surely_winnable` proved able to mate.
+    screened: usize,
     failures: Vec<String>,
 }
 
@@ -67,12 +71,43 @@ fn check_labels(text: &str, origin: &str) -> Tally {
             if fast != Quick::Unknown {
                 tally.quick_decided += 1;
             }
-            for why in failure.into_iter().chain(quick_failure.map(String::from)) {
+            if solver.may_mate(&pos, color) != expected {
+                tally.failures.push(format!(
+                    "{at}: {fen}: {} label {label}, may_mate says {}",
+                    color.name(),
+                    !expected
+                ));
+                ok = false;
+            }
+            let sure = surely_winnable(&pos, color);
+            let sure_failure = (sure && !expected).then_some("surely_winnable says winnable");
+            if sure && fast == Quick::Unknown {
+                tally.screened += 1;
+            }
+            for why in failure
+                .into_iter()
+                .chain(quick_failure.map(String::from))
+                .chain(sure_failure.map(String::from))
+            {
                 tally
                     .failures
                     .push(format!("{at}: {fen}: {} {why}", color.name()));
                 ok = false;
             }
+        }
+        let dead = label == "--";
+        let deadness = solver.deadness(&pos);
+        if deadness
+            != if dead {
+                Deadness::Dead
+            } else {
+                Deadness::Alive
+            }
+        {
+            tally
+                .failures
+                .push(format!("{at}: {fen}: label {label}, deadness {deadness:?}"));
+            ok = false;
         }
         if ok {
             tally.agree += 1;
@@ -100,12 +135,13 @@ fn replay_mates(pos: &Position, line: &[planilla_core::Move], winner: Color) -> 
 fn report(tally: &Tally, origin: &str) {
     eprintln!(
         "{origin}: {} positions, {} agree for both colours, {} undetermined, \
-         quick decided {} of {} questions, {} failures",
+         quick decided {} of {} questions, surely_winnable {} more, {} failures",
         tally.positions,
         tally.agree,
         tally.undetermined,
         tally.quick_decided,
         2 * tally.positions,
+        tally.screened,
         tally.failures.len()
     );
     // All of them on demand (PLANILLA_ORACLE_ALL=1), for a look at what differs.

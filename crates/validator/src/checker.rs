@@ -7,6 +7,7 @@ use crate::replay::{Buffers, Letters, missing_result_at};
 use crate::rules::{Rules, RulesChoice};
 use planilla_core::detect::LastVerdict;
 use planilla_core::san::{Lang, San};
+use planilla_core::unwinnable::Solver;
 use planilla_core::{Move, Position, Validation};
 use planilla_parser::{FindingKind, Game};
 
@@ -63,8 +64,9 @@ pub struct PlayedMove {
 ///
 /// The state it keeps changes no finding: it is the language the letters of the last
 /// game decided (the replay starts in it, and starts again when a game's letters decide
-/// otherwise) and the lists the replay fills (kept at their size, so that a worker's
-/// games allocate little once the first ones are checked).
+/// otherwise), the lists the replay fills (kept at their size, so that a worker's
+/// games allocate little once the first ones are checked) and the dead-position
+/// solver's tables.
 ///
 /// ```
 /// use planilla_parser::Game;
@@ -84,6 +86,7 @@ pub struct Checker {
     config: Config,
     verdict: LastVerdict,
     buffers: Buffers,
+    solver: Solver,
 }
 
 impl Checker {
@@ -93,6 +96,7 @@ impl Checker {
             config,
             verdict: LastVerdict::new(),
             buffers: Buffers::default(),
+            solver: Solver::default(),
         }
     }
 
@@ -178,6 +182,9 @@ impl Checker {
             verdict: &mut self.verdict,
             buffers: &mut self.buffers,
             failure: None,
+            solver: &mut self.solver,
+            dead_plies: Vec::new(),
+            dead_known: false,
         };
         let replayed = checker.run();
         // The search runs once the language is settled, for games with a bad move only.
@@ -234,6 +241,13 @@ pub(crate) struct GameChecker<'g> {
     /// The main line's move that did not read or resolve in the last replay, for the
     /// repair search (see [`crate::repair`]).
     pub(crate) failure: Option<Failure>,
+    /// The checker's dead-position solver.
+    pub(crate) solver: &'g mut Solver,
+    /// The first dead position the search found in each line (its variation path and
+    /// ply) on the first replay, and whether this replay is the second, which knows
+    /// them (see `replay::dead`).
+    pub(crate) dead_plies: Vec<(Vec<u32>, u32)>,
+    pub(crate) dead_known: bool,
 }
 
 impl GameChecker<'_> {

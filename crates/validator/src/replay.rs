@@ -4,11 +4,12 @@
 //! [`language`], draw claims in [`claims`], the game's end and result in [`result`],
 //! results written as scoresheets write them in [`scoresheet`], DGT result signals in
 //! [`dgt`],
-//! moves that do not resolve in [`explain`], and the notation of moves that do in
-//! [`notation`].
+//! moves that do not resolve in [`explain`], the notation of moves that do in
+//! [`notation`], and dead positions that only a search shows in [`dead`].
 
 mod claims;
 mod clocks;
+mod dead;
 mod dgt;
 mod explain;
 mod language;
@@ -25,6 +26,7 @@ use crate::checker::{GameChecker, PlayedMove, Recording};
 use crate::finding::{Code, Finding};
 use claims::Claims;
 use clocks::Clocks;
+use dead::dead_end;
 use planilla_core::detect::letters_of;
 use planilla_core::san::{San, Suffix};
 use planilla_core::{Color, GameEnd, Move, Position};
@@ -75,6 +77,14 @@ enum State {
 
 /// One line of play: the main line or a variation.
 struct Line {
+    /// The position the line starts from, its ply and its first token (after the
+    /// variation's `(`): where [`dead`] reads the line again.
+    start: Position,
+    first_ply: u32,
+    first_token: u32,
+    /// The ply of the first dead position the search found in this line on the first
+    /// pass (see [`dead`]), on the second.
+    dead_at: Option<u32>,
     pos: Position,
     /// The position before the last move played (variations branch from it).
     prev: Option<Position>,
@@ -121,10 +131,38 @@ fn is_check_mark(game: &Game, token: &Token) -> bool {
     token.kind == TokenKind::Glyph && matches!(game.token_bytes(token), b"+" | b"++" | b"#")
 }
 
+/// Where the move `token` ends with the marks written after it: an en-passant mark
+/// belongs to it, and so does a check or mate mark written apart (`Cf3 +`, `Dxf7 ++`):
+/// whitespace is no token (see `Game::tokens`). In either order (`exd6 e.p. +`,
+/// `exd6 + e.p.`), each at most once. `next` is the index in `tokens` (the game's) of
+/// the token after the move, moved past the marks.
+#[inline(always)]
+fn with_marks(game: &Game, tokens: &[Token], token: Token, next: &mut usize) -> u32 {
+    let mut end = token.end;
+    let (mut en_passant, mut check) = (false, false);
+    while let Some(mark) = tokens.get(*next) {
+        if !en_passant && mark.kind == TokenKind::EnPassantMark {
+            en_passant = true;
+        } else if !check && is_check_mark(game, mark) {
+            check = true;
+        } else {
+            break;
+        }
+        end = mark.end;
+        *next += 1;
+    }
+    end
+}
+
 impl Line {
-    /// A line replayed from `pos`, `ply` half-moves into the game, at `path`.
-    fn new(pos: Position, ply: u32, path: Vec<u32>) -> Line {
+    /// A line replayed from `pos`, `ply` half-moves into the game, at `path`, its moves
+    /// from token `first_token` on.
+    fn new(pos: Position, ply: u32, path: Vec<u32>, first_token: usize) -> Line {
         Line {
+            start: pos,
+            first_ply: ply,
+            first_token: first_token as u32,
+            dead_at: None,
             pos,
             prev: None,
             ply,
@@ -140,8 +178,35 @@ impl Line {
 
 impl GameChecker<'_> {
     /// Replays the game from `start`; returns the piece letters its moves use
-    /// (see [`planilla_core::detect::letters_of`]).
+    /// (see [`planilla_core::detect::letters_of`]). When a line turns out to have
+    /// reached a dead position that only the search shows, the game is replayed again
+    /// with the plies of those positions known (see [`dead`]): its findings are the
+    /// second replay's.
     pub(crate) fn replay(&mut self, start: Position) -> (u32, bool) {
+        let findings = self.out.len();
+        let recorded = match &self.recording {
+            Recording::Played(played) => played.len(),
+            _ => 0,
+        };
+        let (plies, main_end) = (self.plies, self.main_end);
+        self.dead_plies.clear();
+        self.dead_known = false;
+        let letters = self.replay_pass(start);
+        if self.dead_plies.is_empty() {
+            return letters;
+        }
+        self.out.truncate(findings);
+        if let Recording::Played(played) = &mut self.recording {
+            played.truncate(recorded);
+        }
+        self.plies = plies;
+        self.main_end = main_end;
+        self.dead_known = true;
+        self.replay_pass(start)
+    }
+
+    /// One replay of the game from `start` (see [`GameChecker::replay`]).
+    fn replay_pass(&mut self, start: Position) -> (u32, bool) {
         // A second replay (in another language) replaces the first one's main line.
         if let Recording::MainLine(main_line) = &mut self.recording {
             main_line.clear();
@@ -158,7 +223,11 @@ impl GameChecker<'_> {
             mut spare_paths,
             mut spare_keys,
         } = std::mem::take(self.buffers);
-        lines.push(Line::new(start, 0, Vec::new()));
+        let mut main = Line::new(start, 0, Vec::new(), 0);
+        if self.dead_known {
+            main.dead_at = self.dead_at(&main.path);
+        }
+        lines.push(main);
         // The repetition keys of each line of `lines`, kept apart so that a move can
         // count through its ancestors' keys while its own line is being changed. Room
         // for every main-line move of a numbered game (two moves to a move number,
@@ -173,6 +242,7 @@ impl GameChecker<'_> {
         // move or capture).
         let start_end = start
             .game_end()
+            .or_else(|| dead_end(lines[0].dead_at, 0, &start))
             .or_else(|| automatic_draw(rules, &start, 1));
         if let Some(end) = start_end {
             lines[0].end = Some(Ended {
@@ -180,6 +250,7 @@ impl GameChecker<'_> {
                 ply: 0,
                 after_move: String::new(),
                 position: start,
+                before: start,
             });
         }
         // The main line's claims: a FEN may set up a position in which fifty moves are
@@ -210,23 +281,7 @@ impl GameChecker<'_> {
             // change nothing here: both before the dispatch, so that the common tokens
             // take plain branches.
             if token.kind == TokenKind::San {
-                // An en-passant mark after the move belongs to it, and so does a
-                // check or mate mark written apart (`Cf3 +`, `Dxf7 ++`): whitespace
-                // is no token (see `Game::tokens`).
-                // In either order (`exd6 e.p. +`, `exd6 + e.p.`), each at most once.
-                let mut end = token.end;
-                let (mut en_passant, mut check) = (false, false);
-                while let Some(mark) = tokens.get(i) {
-                    if !en_passant && mark.kind == TokenKind::EnPassantMark {
-                        en_passant = true;
-                    } else if !check && is_check_mark(game, mark) {
-                        check = true;
-                    } else {
-                        break;
-                    }
-                    end = mark.end;
-                    i += 1;
-                }
+                let end = with_marks(game, tokens, token, &mut i);
                 if lines.len() == 1
                     && result_since_move
                     && let Some((marker, _)) = result_marker
@@ -327,7 +382,10 @@ impl GameChecker<'_> {
                             path.clear();
                             path.extend_from_slice(&parent.path);
                             path.push(parent.children);
-                            let mut line = Line::new(pos, ply, path);
+                            let mut line = Line::new(pos, ply, path, i);
+                            if self.dead_known {
+                                line.dead_at = self.dead_at(&line.path);
+                            }
                             // A game that had ended at or before the branch point stays
                             // ended in the variation: its first move is one after the end.
                             line.end = parent
@@ -338,7 +396,7 @@ impl GameChecker<'_> {
                             (line, history)
                         }
                         None => {
-                            let mut l = Line::new(start, 0, Vec::new());
+                            let mut l = Line::new(start, 0, Vec::new(), i);
                             l.skipped = true;
                             (l, History::default())
                         }
@@ -349,6 +407,9 @@ impl GameChecker<'_> {
                 TokenKind::VariationEnd if beyond > 0 => beyond -= 1,
                 TokenKind::VariationEnd if lines.len() > 1 => {
                     if let Some(line) = lines.pop() {
+                        if !self.dead_known {
+                            self.probe_line_end(&line);
+                        }
                         spare_paths.push(line.path);
                     }
                     if let Some(history) = histories.pop() {
@@ -373,6 +434,13 @@ impl GameChecker<'_> {
                     self.stray(token, "a check or mate mark that follows no move", path);
                 }
                 _ => {}
+            }
+        }
+
+        // The lines read to the game's end: the main line, and variations left open.
+        if !self.dead_known {
+            for line in &lines {
+                self.probe_line_end(line);
             }
         }
 
@@ -719,7 +787,9 @@ impl GameChecker<'_> {
         };
         histories[depth].push(key, restart);
 
-        let end = board_end.or_else(|| automatic_draw(rules, &line.pos, occurrences));
+        let end = board_end
+            .or_else(|| dead_end(line.dead_at, ply, &line.pos))
+            .or_else(|| automatic_draw(rules, &line.pos, occurrences));
         if let Some(end) = end
             && !ended_before
         {
@@ -729,6 +799,7 @@ impl GameChecker<'_> {
                 ply,
                 after_move: numbered,
                 position: line.pos,
+                before: *before,
             });
         }
         // A move that ends the game (mate, stalemate, a dead position, and under

@@ -22,6 +22,9 @@ pub(super) struct Ended {
     pub(super) after_move: String,
     /// The position the game ended in.
     pub(super) position: Position,
+    /// The position before the move that ended it (the one it ended in, for a game
+    /// that started ended): where a dead position may have come first.
+    pub(super) before: Position,
 }
 
 /// How the main line's text ends: what [`GameChecker::finish_main_line`] judges.
@@ -55,6 +58,12 @@ fn describe(end: GameEnd) -> &'static str {
         GameEnd::Checkmate { .. } => "checkmate",
         GameEnd::Stalemate => "stalemate",
         GameEnd::InsufficientMaterial => "a dead position (neither side can mate)",
+        GameEnd::DeadPosition {
+            pawns_blocked: true,
+        } => "a dead position (the pawns are blocked and no piece can cross them)",
+        GameEnd::DeadPosition {
+            pawns_blocked: false,
+        } => "a dead position (no sequence of legal moves can end in checkmate)",
         GameEnd::FivefoldRepetition => "fivefold repetition (an automatic draw)",
         GameEnd::SeventyFiveMoves => "the 75-move rule (an automatic draw)",
     }
