@@ -165,7 +165,9 @@ fn findings_about_moves_carry_their_marks() {
             "check-mark" | "capture-mark" => {
                 assert!(marks["from"].is_string() && marks["to"].is_string(), "{f}");
             }
-            "move-after-game-end" => assert!(marks["to"].is_string(), "{f}"),
+            "move-after-game-end" | "move-after-draw" => {
+                assert!(marks["to"].is_string(), "{f}")
+            }
             _ => {}
         }
         if f["fen"].is_null() {

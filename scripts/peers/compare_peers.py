@@ -44,14 +44,15 @@ What `planilla check` exposes, and so why planilla also runs on rewritten copies
     drawn: one first reached at the last move of a drawn game (a claim taken) or of a
     game ending `*` leaves no trace;
   - an automatic end (checkmate, stalemate, dead position, 75 moves, fivefold) shows only
-    as move-after-game-end (moves follow) or result-mismatch (the result disagrees): a
+    as move-after-game-end or move-after-draw (moves follow) or result-mismatch (the
+    result disagrees): a
     game correctly ending in it leaves no trace; and replay stops at the first end, so
     nothing after it is seen;
   - no per-game ply count is printed (only the total in the summary).
 So planilla also checks two copies of each input (in a temporary directory) whose Result
 tags and termination markers all say 1-0, or all 1/2-1/2: with 1-0 every fifty-move /
 threefold condition is a missed claim and every automatic draw a result-mismatch; with
-1/2-1/2 every final checkmate is a result-mismatch. "Final" = no move-after-game-end.
+1/2-1/2 every final checkmate is a result-mismatch. "Final" = no move after the end.
 
 Exit status 0 when every difference is a known one, 1 otherwise.
 """
@@ -559,7 +560,7 @@ def planilla_conditions(planilla, path, n):
             cond[g].setdefault("fifty", f["ply"])
         elif c == "missed-threefold-claim":
             cond[g].setdefault("threefold", f["ply"])
-        elif c in ("move-after-game-end", "result-mismatch"):
+        elif c in ("move-after-game-end", "move-after-draw", "result-mismatch"):
             m = re.search(r"(?:by |: )(checkmate|stalemate|fivefold|the 75-move rule|a dead position)"
                           r".*?(?:\(ply (\d+)\)|at ply (\d+))", msg)
             if not m:
@@ -567,7 +568,7 @@ def planilla_conditions(planilla, path, n):
             what = {"the 75-move rule": "seventyfive", "a dead position": "dead"}.get(m.group(1), m.group(1))
             ply = int(m.group(2) or m.group(3))
             cond[g].setdefault(what, ply)
-            if c == "move-after-game-end":
+            if c in ("move-after-game-end", "move-after-draw"):
                 ended_early.add((g, what))
     return games, cond, ended_early
 

@@ -134,9 +134,11 @@ impl Fixer {
             Ok(plan) => plan,
             Err(why) => return reject(game, why, plies),
         };
-        // A move after the end inside a variation (an annotator's line that passes a
-        // fivefold repetition) is an error the rewrite does not mend, unless the variation
-        // hangs off the main line's moves after its end, which go into a comment whole.
+        // A move after checkmate or stalemate inside a variation is an error the rewrite
+        // does not mend, unless the variation hangs off the main line's moves after its
+        // end, which go into a comment whole. (A variation that goes on after a draw by
+        // a rule, an annotator's line past a fivefold repetition, is a faithful record:
+        // `move-after-draw`, a warning, and kept.)
         let unmended: Vec<Finding> = replay
             .findings
             .iter()
@@ -370,13 +372,16 @@ impl Plan {
             let text = format!("{{after the game's end: {kept}}}");
             let at = game.location(span.start as usize);
             plan.after_end = Some((at.line, at.column));
-            plan.change(
-                game,
-                Code::MoveAfterGameEnd,
-                Some(ended + 1),
-                span.clone(),
-                &text,
-            );
+            // The code `check` gave the first of them: after a draw by a rule the moves
+            // were played and are only no part of the game.
+            let code = replay
+                .findings
+                .iter()
+                .find(|f| f.variation.is_empty() && f.ply == Some(ended + 1))
+                .map(|f| f.code)
+                .filter(|&code| code == Code::MoveAfterDraw)
+                .unwrap_or(Code::MoveAfterGameEnd);
+            plan.change(game, code, Some(ended + 1), span.clone(), &text);
         }
         // The signal's placements are no moves: each is removed with its move number, its
         // glyphs and the space before it; comments between them stay.
@@ -745,7 +750,12 @@ mod tests {
     #[test]
     fn edges_of_the_rewrite() {
         use Code::*;
-        let cases: [(&str, Option<&str>, &[Code]); 14] = [
+        let variation = "1. e4 (1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 \
+                         Ng8 7. Nf3 Nf6 8. Ng1 Ng8 9. e4) 1... e5 *\n";
+        let cases: [(&str, Option<&str>, &[Code]); 15] = [
+            // A variation that goes on past a fivefold repetition: a faithful record of
+            // moves played after a draw (`move-after-draw`, a warning), kept as it is.
+            (variation, Some(variation), &[]),
             // A game that ended before its first move (a FEN set up as stalemate): every
             // move goes into the comment.
             (

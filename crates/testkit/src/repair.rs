@@ -116,12 +116,13 @@ fn e_index(edit: Edit) -> usize {
 
 /// Findings that make a game unfit for the property: its main line must replay to its
 /// end and agree with its result before a move is damaged.
-const UNCLEAN: [Code; 8] = [
+const UNCLEAN: [Code; 9] = [
     Code::SyntaxError,
     Code::InvalidFen,
     Code::IllegalMove,
     Code::AmbiguousMove,
     Code::MoveAfterGameEnd,
+    Code::MoveAfterDraw,
     Code::ResultMismatch,
     Code::DgtResultSignal,
     Code::InternalError,

@@ -63,8 +63,12 @@ codes! {
     AmbiguousMove = "ambiguous-move", Error;
     /// Result tag and marker disagree, or the result contradicts the final position.
     ResultMismatch = "result-mismatch", Error;
-    /// Moves recorded after the game had ended.
+    /// Moves recorded after checkmate or stalemate: no legal move existed.
     MoveAfterGameEnd = "move-after-game-end", Error;
+    /// Moves recorded after the game ended in a draw by a rule while legal moves
+    /// remained (a dead position; under 2014+ rules fivefold repetition or 75 moves): the
+    /// record is faithful, the moves are not part of the game.
+    MoveAfterDraw = "move-after-draw", Warning;
     /// A threefold-repetition claim was available and not taken.
     MissedThreefoldClaim = "missed-threefold-claim", Warning;
     /// A fifty-move claim was available and not taken.

@@ -510,9 +510,9 @@ impl GameChecker<'_> {
     /// [`special_ending`](Self::special_ending): the first move of the trailing run of
     /// king moves onto the centre (a DGT signal), or `0-0` as the game's last word (a
     /// double forfeit). What the replay reported about it (`illegal-move`,
-    /// `move-after-game-end`) is taken back when it is one of those. The game's end is
-    /// read here, for the one move of a game that does not play: games that replay
-    /// cost nothing, and the replay's own path stays as it was.
+    /// `move-after-game-end`, `move-after-draw`) is taken back when it is one of those.
+    /// The game's end is read here, for the one move of a game that does not play:
+    /// games that replay cost nothing, and the replay's own path stays as it was.
     #[cold]
     #[inline(never)]
     fn special_move(&mut self, line: &mut Line, token: Token) -> Option<Special> {
@@ -523,7 +523,10 @@ impl GameChecker<'_> {
         let reported = self.out.last().is_some_and(|f| {
             f.ply == Some(ply)
                 && f.variation.is_empty()
-                && matches!(f.code, Code::IllegalMove | Code::MoveAfterGameEnd)
+                && matches!(
+                    f.code,
+                    Code::IllegalMove | Code::MoveAfterGameEnd | Code::MoveAfterDraw
+                )
         });
         let taken = if reported { self.out.pop() } else { None };
         let special = if self.game.token_bytes(&token) == b"0-0" {
@@ -692,8 +695,14 @@ impl GameChecker<'_> {
             // After mate or stalemate no move exists. After a dead position,
             // fivefold repetition or 75 moves the recorded moves are still
             // chess: replay them (they are checked and converted), but the
-            // game's end stays where it was.
-            if end.leaves_no_move() || !before.has_legal_moves() {
+            // game's end stays where it was; if they reach mate or stalemate, a
+            // move after that is impossible.
+            if end.leaves_no_move() {
+                line.state = State::Stopped { at_last_move: true };
+                return None;
+            }
+            if !before.has_legal_moves() {
+                self.report_move_after_no_move(ended, &site());
                 line.state = State::Stopped { at_last_move: true };
                 return None;
             }

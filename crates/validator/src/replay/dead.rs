@@ -182,7 +182,12 @@ mod tests {
     fn ends(pgn: &str) -> Vec<(Code, Option<u32>, Vec<u32>, String)> {
         check(pgn)
             .into_iter()
-            .filter(|f| matches!(f.code, Code::MoveAfterGameEnd | Code::ResultMismatch))
+            .filter(|f| {
+                matches!(
+                    f.code,
+                    Code::MoveAfterGameEnd | Code::MoveAfterDraw | Code::ResultMismatch
+                )
+            })
             .map(|f| (f.code, f.ply, f.variation, f.message))
             .collect()
     }
@@ -198,12 +203,13 @@ mod tests {
             "{wall}40. g4 Kd7 (40... Kf7 41. Kf3) 41. Kd2 1/2-1/2"
         ));
         let after = "the game had already ended after 40. g4 by a dead position (the pawns \
-                     are blocked and no piece can cross them) (ply 1): no move may follow";
+                     are blocked and no piece can cross them) (ply 1): drawn there; the moves \
+                     recorded after it are not part of the game";
         assert_eq!(
             found,
             [
-                (Code::MoveAfterGameEnd, Some(2), vec![], after.to_string()),
-                (Code::MoveAfterGameEnd, Some(2), vec![1], after.to_string()),
+                (Code::MoveAfterDraw, Some(2), vec![], after.to_string()),
+                (Code::MoveAfterDraw, Some(2), vec![1], after.to_string()),
             ]
         );
         // Scored as a win: the result contradicts the position.
@@ -219,16 +225,52 @@ mod tests {
         assert_eq!(
             found,
             [(
-                Code::MoveAfterGameEnd,
+                Code::MoveAfterDraw,
                 Some(2),
                 vec![],
                 "the game had already ended after 60... Qa8+ by a dead position (no sequence \
-                 of legal moves can end in checkmate) (ply 1): no move may follow"
+                 of legal moves can end in checkmate) (ply 1): drawn there; the moves \
+                 recorded after it are not part of the game"
                     .to_string()
             )]
         );
         // A knight against a pawn: the pawn can promote and block its own king in, so
         // White can mate (a helpmate), and a win stands.
         assert!(ends("[FEN \"7k/8/8/8/8/8/p7/K1N5 w - - 0 1\"]\n\n1-0").is_empty());
+    }
+
+    /// Moves after a draw by a rule were played: a warning. Where they reach a position
+    /// with no legal move, a move written after it is an error, as after any mate or
+    /// stalemate.
+    #[test]
+    fn moves_after_a_draw_are_a_warning_until_no_move_exists() {
+        // Bare material from the start; 1. Kf7 stalemates Black; 1... Kh7 cannot be.
+        let found = ends("[FEN \"7k/8/5K2/8/8/8/8/1B6 w - - 0 1\"]\n\n1. Kf7 Kh7 1/2-1/2");
+        assert_eq!(
+            found,
+            [
+                (
+                    Code::MoveAfterDraw,
+                    Some(1),
+                    vec![],
+                    "the game had already ended in its starting position by a dead position \
+                     (neither side can mate): drawn there; the moves recorded after it are not \
+                     part of the game"
+                        .to_string()
+                ),
+                (
+                    Code::MoveAfterGameEnd,
+                    Some(2),
+                    vec![],
+                    "the moves recorded after the game's end (ply 0) reached stalemate at ply \
+                     1: no move may follow"
+                        .to_string()
+                ),
+            ]
+        );
+        // After checkmate no move exists: an error at once.
+        let found = ends("1. f3 e5 2. g4 Qh4# 3. Kf2 0-1");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, Code::MoveAfterGameEnd);
     }
 }

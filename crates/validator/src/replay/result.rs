@@ -79,23 +79,54 @@ fn result_of(end: GameEnd) -> &'static str {
 }
 
 impl GameChecker<'_> {
-    /// Reports the first move written after the game ended.
+    /// Reports the first move written after the game ended: `move-after-game-end`
+    /// after checkmate or stalemate (no legal move existed), `move-after-draw` after a
+    /// draw by a rule that left legal moves (the moves were played, they are only no
+    /// part of the game).
     #[cold]
     #[inline(never)]
     pub(super) fn report_move_after_end(&mut self, ended: &Ended, site: &Site) {
+        let (code, after) = if ended.end.leaves_no_move() {
+            (Code::MoveAfterGameEnd, "no move may follow")
+        } else {
+            (
+                Code::MoveAfterDraw,
+                "drawn there; the moves recorded after it are not part of the game",
+            )
+        };
         let message = if ended.ply == 0 {
             format!(
-                "the game had already ended in its starting position by {}: no move may follow",
+                "the game had already ended in its starting position by {}: {after}",
                 describe(ended.end)
             )
         } else {
             format!(
-                "the game had already ended after {} by {} (ply {}): no move may follow",
+                "the game had already ended after {} by {} (ply {}): {after}",
                 ended.after_move,
                 describe(ended.end),
                 ended.ply
             )
         };
+        self.push_at(code, site, message);
+    }
+
+    /// Reports a move written where no legal move exists, in the moves recorded after
+    /// the game ended in a draw (`ended`): they reached checkmate or stalemate at
+    /// `reached` (the ply of `before`, the position the move is written in).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn report_move_after_no_move(&mut self, ended: &Ended, site: &Site) {
+        let what = if site.before.is_check() {
+            "checkmate"
+        } else {
+            "stalemate"
+        };
+        let message = format!(
+            "the moves recorded after the game's end (ply {}) reached {what} at ply {}: no \
+             move may follow",
+            ended.ply,
+            site.ply - 1
+        );
         self.push_at(Code::MoveAfterGameEnd, site, message);
     }
 
