@@ -1,8 +1,9 @@
 //! `fix`: a game rewritten whole, or set apart as it came. The rewrite is `convert`'s
 //! (every replayed move in canonical SAN, every other byte passed through), with the
 //! parts the record itself shows to be wrong rewritten too: the result (made to agree
-//! with the final position where it decides it, with the result written after the
-//! moves, and with a DGT result signal), results written as scoresheets write them,
+//! with the final position where it decides it, drawn for a win on time the winner
+//! could never have mated in, made to agree with the result written after the moves
+//! and with a DGT result signal), results written as scoresheets write them,
 //! moves written after the game's end (kept in a comment) and the DGT signal itself
 //! (removed). Each change is a [`Change`] naming the `check` code it answers. A game
 //! that no rewrite makes whole (an illegal or ambiguous move, a syntax error, a signal
@@ -461,8 +462,9 @@ impl Plan {
     }
 
     /// The result the game gets, and the code of a change to it: the end on the board
-    /// decides; else a DGT signal the written results do not contradict; else the
-    /// result written after the moves (or the tag's, when that one is `*`).
+    /// decides; else a win on time the winner cannot mate in (a draw, Law 6.9); else a
+    /// DGT signal the written results do not contradict; else the result written after
+    /// the moves (or the tag's, when that one is `*`).
     fn decide_result(
         &mut self,
         game: &Game,
@@ -476,6 +478,10 @@ impl Plan {
         let end = replay.stats.main_end;
         if let Some((_, result)) = end.board {
             return Ok((result, Code::ResultMismatch));
+        }
+        // A win on time the winner could never have turned into a mate (Law 6.9).
+        if end.drawn_on_time {
+            return Ok(("1/2-1/2", Code::TimeoutUnwinnable));
         }
         if let Some((_, signal)) = end.signal {
             let agrees = |r: Option<&str>| r.is_none_or(|r| r == "*" || r == signal);
@@ -752,10 +758,20 @@ mod tests {
         use Code::*;
         let variation = "1. e4 (1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 \
                          Ng8 7. Nf3 Nf6 8. Ng1 Ng8 9. e4) 1... e5 *\n";
-        let cases: [(&str, Option<&str>, &[Code]); 15] = [
+        let cases: [(&str, Option<&str>, &[Code]); 16] = [
             // A variation that goes on past a fivefold repetition: a faithful record of
             // moves played after a draw (`move-after-draw`, a warning), kept as it is.
             (variation, Some(variation), &[]),
+            // A win on time for a knight against a queen, which cannot mate: a draw.
+            (
+                "[FEN \"8/8/8/8/8/4N1K1/8/q5k1 b - - 0 1\"]\n[Termination \"Time forfeit\"]\n\n\
+                 1... Qa2 1-0\n",
+                Some(
+                    "[FEN \"8/8/8/8/8/4N1K1/8/q5k1 b - - 0 1\"]\n[Termination \"Time forfeit\"]\n\n\
+                     1... Qa2 1/2-1/2\n",
+                ),
+                &[TimeoutUnwinnable],
+            ),
             // A game that ended before its first move (a FEN set up as stalemate): every
             // move goes into the comment.
             (

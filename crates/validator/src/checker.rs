@@ -45,6 +45,10 @@ pub struct MainLineEnd {
     pub board: Option<(u32, &'static str)>,
     /// A DGT result signal ending the moves: the ply of its first placement.
     pub signal: Option<(u32, &'static str)>,
+    /// The result gives a win on time to a side that cannot checkmate from the final
+    /// position by any legal sequence (Laws 6.9: `timeout-unwinnable`): the game is
+    /// drawn.
+    pub drawn_on_time: bool,
 }
 
 /// A written move that replayed, for tools that rewrite it (the converter): its

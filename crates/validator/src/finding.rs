@@ -69,6 +69,9 @@ codes! {
     /// remained (a dead position; under 2014+ rules fivefold repetition or 75 moves): the
     /// record is faithful, the moves are not part of the game.
     MoveAfterDraw = "move-after-draw", Warning;
+    /// A win on time in a final position where the winner cannot checkmate by any legal
+    /// sequence (Laws 6.9): a draw.
+    TimeoutUnwinnable = "timeout-unwinnable", Error;
     /// A threefold-repetition claim was available and not taken.
     MissedThreefoldClaim = "missed-threefold-claim", Warning;
     /// A fifty-move claim was available and not taken.

@@ -5,7 +5,8 @@
 //! results written as scoresheets write them in [`scoresheet`], DGT result signals in
 //! [`dgt`],
 //! moves that do not resolve in [`explain`], the notation of moves that do in
-//! [`notation`], and dead positions that only a search shows in [`dead`].
+//! [`notation`], dead positions that only a search shows in [`dead`], and wins on time
+//! where the winner cannot mate in [`timeout`].
 
 mod claims;
 mod clocks;
@@ -17,6 +18,7 @@ mod notation;
 mod repetition;
 mod result;
 mod scoresheet;
+mod timeout;
 
 pub use scoresheet::result_meaning;
 
@@ -470,6 +472,7 @@ impl GameChecker<'_> {
             marker: result_marker,
             tag: result_tag.as_deref(),
             signal,
+            clocks: &clocks,
         };
         self.finish_main_line(main, last_main_ply, judged, claims);
         // The lists go back to the checker, the paths and keys of variations still

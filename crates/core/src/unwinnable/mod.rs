@@ -119,6 +119,9 @@ impl Verdict {
 /// decide before it searches for a mate.
 const PROOF_PLIES: usize = 24;
 const PROOF_NODES: u32 = 400;
+/// The same for [`Solver::may_mate`], asked once a game, when a game is lost on time:
+/// wider, as a winner's mate can lie behind a piece offered to a pawn.
+const MATE_PROOF_NODES: u32 = 2000;
 
 /// The answer of [`Solver::deadness`]: whether a position is dead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -302,7 +305,7 @@ impl Solver {
                         pos,
                         wanted,
                         PROOF_PLIES,
-                        PROOF_NODES,
+                        MATE_PROOF_NODES,
                         &mut self.proof_lists,
                     )
                     || self.winnability(pos, color).may_win()

@@ -75,6 +75,11 @@ impl Clocks {
     pub(super) fn active(&self) -> bool {
         self.active
     }
+
+    /// `side`'s last clock in the main line, in milliseconds.
+    pub(super) fn last_of(&self, side: Color) -> Option<u64> {
+        self.last[(side == Color::Black) as usize].map(|(_, ms)| ms)
+    }
 }
 
 /// Nothing per move: the replay calls the methods below only for a main-line comment

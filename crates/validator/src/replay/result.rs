@@ -5,6 +5,7 @@
 use crate::checker::GameChecker;
 use crate::finding::{Code, Finding};
 use crate::replay::claims::Claims;
+use crate::replay::clocks::Clocks;
 use crate::replay::dgt::Signal;
 use crate::replay::scoresheet::read_result;
 use crate::replay::{Line, Site, State};
@@ -35,6 +36,8 @@ pub(super) struct Ending<'t> {
     pub(super) tag: Option<&'t str>,
     /// A DGT result signal that ends the moves.
     pub(super) signal: Option<Signal>,
+    /// The main line's clocks (for a win on time: the loser's last one).
+    pub(super) clocks: &'t Clocks,
 }
 
 /// The automatic draw under `rules` of a position that occurred `occurrences` times
@@ -111,8 +114,8 @@ impl GameChecker<'_> {
     }
 
     /// Reports a move written where no legal move exists, in the moves recorded after
-    /// the game ended in a draw (`ended`): they reached checkmate or stalemate at
-    /// `reached` (the ply of `before`, the position the move is written in).
+    /// the game ended in a draw (`ended`): they reached checkmate or stalemate in the
+    /// position the move at `site` is written in.
     #[cold]
     #[inline(never)]
     pub(super) fn report_move_after_no_move(&mut self, ended: &Ended, site: &Site) {
@@ -132,8 +135,9 @@ impl GameChecker<'_> {
 
     /// Checks the main line's result once it is read: the Result tag against the
     /// result written after the moves, the claims missed, and the result against the
-    /// position the game ended in (`main` after its last move, at `last_ply`), or
-    /// against the result a DGT `signal` after it gave.
+    /// position the game ended in (`main` after its last move, at `last_ply`), against
+    /// the result a DGT `signal` after it gave, and a win on time against the final
+    /// position (Law 6.9, [`super::timeout`]).
     pub(super) fn finish_main_line(
         &mut self,
         main: &Line,
@@ -145,6 +149,7 @@ impl GameChecker<'_> {
             marker,
             tag: written_tag,
             signal,
+            clocks,
         } = ending;
         let tag = written_tag.and_then(read_result).map(|r| r.result);
         let result = marker.map(|(_, r)| r).or(tag);
@@ -204,6 +209,15 @@ impl GameChecker<'_> {
                 ..self.finding(Code::ResultMismatch, result_at, message)
             };
             self.out.push(finding);
+        }
+        // Law 6.9: a win on time where the winner cannot mate. (A game that ended on the
+        // board was judged there; one whose moves did not all replay has no final
+        // position to ask about.)
+        if main.end.is_none()
+            && main.state == State::Live
+            && self.judge_win_on_time(main, result, result_at, clocks)
+        {
+            self.main_end.drawn_on_time = true;
         }
     }
 
