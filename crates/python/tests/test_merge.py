@@ -14,6 +14,8 @@ import pytest
 from conftest import ROOT, jsonl, run
 
 ARCHIVE_CORPUS = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "corpora" / "archive").glob("*.pgn"))]
+# The merge command's golden inputs, when they are there.
+MERGE_CORPUS = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "corpora" / "merge" / "in").glob("*.pgn"))]
 
 # Each option set as the command line writes it and as the Python keywords say it;
 # CONFLICTS and DROPPED stand for files the binary writes and the result hands back.
@@ -128,6 +130,13 @@ def assert_equals_the_binary(tmp_path, args, keywords, paths, sources=None):
 @pytest.mark.parametrize("args,keywords", OPTIONS, ids=option_id)
 def test_the_archive_corpus_equals_the_binary(tmp_path, args, keywords):
     assert_equals_the_binary(tmp_path, args, keywords, ARCHIVE_CORPUS)
+
+
+@pytest.mark.parametrize("args,keywords", OPTIONS, ids=option_id)
+def test_the_merge_corpus_equals_the_binary(tmp_path, args, keywords):
+    if not MERGE_CORPUS:
+        pytest.skip("no corpora/merge/in")
+    assert_equals_the_binary(tmp_path, args, keywords, MERGE_CORPUS)
 
 
 @pytest.mark.parametrize("args,keywords", OPTIONS, ids=option_id)
