@@ -523,3 +523,24 @@ fn an_interrupted_merge_leaves_no_temporary_file() {
         assert_eq!(text(&dest), b"old contents", "SIG{name}");
     }
 }
+
+/// `planilla.toml` applies as for `check`: its `format` when merge writes that format (a
+/// `sarif` meant for `check` is left to `check`).
+#[test]
+fn configuration_file() {
+    let dir = Dir::new("configured");
+    let input = util::root().join("corpora/merge/in");
+    dir.create("planilla.toml", "format = \"jsonl\"\n");
+    let out = dir.path().join("out.pgn");
+    let report = util::planilla_in(dir.path(), &["merge", "-q", s(&input), "-o", s(&out)]);
+    assert_eq!(report.status.code(), Some(0));
+    summary(&json_lines(&report.stdout));
+    dir.create("planilla.toml", "format = \"sarif\"\n");
+    let report = util::planilla_in(dir.path(), &["merge", "-q", s(&input), "-o", s(&out)]);
+    assert_eq!(report.status.code(), Some(0));
+    let text = String::from_utf8(report.stdout).unwrap();
+    assert!(
+        text.ends_with("set apart; 0 tags taken, 1 warning\n"),
+        "{text}"
+    );
+}

@@ -49,6 +49,25 @@ pub enum Sort {
     Date,
 }
 
+/// `--format`: the formats of merge's report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum MergeFormat {
+    /// One line per game not written and per tag taken, then the summary.
+    #[default]
+    Human,
+    /// One JSON object per line (`"type":"merge"`), then a summary object.
+    Jsonl,
+}
+
+impl From<MergeFormat> for Format {
+    fn from(format: MergeFormat) -> Format {
+        match format {
+            MergeFormat::Human => Format::Human,
+            MergeFormat::Jsonl => Format::Jsonl,
+        }
+    }
+}
+
 /// Arguments of `planilla merge`.
 #[derive(Args, Debug)]
 pub struct MergeArgs {
@@ -62,9 +81,9 @@ pub struct MergeArgs {
     /// Edition of the FIDE Laws: fide-2023, fide-2009, fide-2005, or by-date.
     #[arg(long, default_value = "fide-2023")]
     pub rules: RulesChoice,
-    /// Format of the report: human or jsonl.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    /// Format of the report.
+    #[arg(long, value_enum, default_value_t = MergeFormat::Human)]
+    pub format: MergeFormat,
     /// Write the merged games to this file (through a temporary file renamed into place)
     /// instead of standard output (`-`: standard output).
     #[arg(short, long)]
@@ -100,13 +119,10 @@ pub fn run(
     let file = crate::config::Config::load(&args.config)?;
     let given = Given(matches);
     // The file's format applies when it is one merge writes.
-    let mut format = args.format;
+    let mut format = Format::from(args.format);
     file.apply_run_options(&given, &mut format, &mut args.input);
     if !matches!(format, Format::Human | Format::Jsonl) {
-        if given.has("format") {
-            bail!("merge reports in the human or jsonl format");
-        }
-        format = args.format;
+        format = args.format.into();
     }
     let pool = crate::thread_pool(args.input.threads)?;
     let inputs = collect_sources(&args.input);

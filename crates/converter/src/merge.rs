@@ -65,6 +65,12 @@ pub struct Piece {
     pub index: u64,
     /// The game's bytes in its file (with what was skipped before it).
     pub len_in_file: u64,
+    /// The game's offset in its file.
+    pub offset: u64,
+    /// Whether `raw` is the game's whole text (not a game over a reader limit, of which
+    /// only a part is kept): then a game written right after the one before it in its
+    /// file follows it as it did there ([`planilla_parser::Joiner::write_from`]).
+    pub whole: bool,
 }
 
 /// Where a game goes under `--sort date`: Date, then Event, Round, board. A part not
@@ -167,7 +173,14 @@ impl Piece {
             sort: options.sort.then(|| sort_key(game)),
             index: game.index(),
             len_in_file: game.len_in_file(),
+            offset: game.offset(),
+            whole: game.skipped_bytes() == 0,
         }
+    }
+
+    /// Where the game lay in its file: its offset and the offset after it.
+    pub fn input(&self) -> std::ops::Range<u64> {
+        self.offset..self.offset + self.len_in_file
     }
 
     /// The text written: `text`, or `raw` when that is already the output.

@@ -129,6 +129,7 @@ impl Job for WriteJob {
             raw: game.bytes().to_vec(),
             index: game.index(),
             len_in_file: game.len_in_file(),
+            offset: game.offset(),
             ..Piece::default()
         }
     }
@@ -396,6 +397,9 @@ impl Merge {
         }
         self.counts.files += 1;
         self.read_in_file = (0, 0);
+        for joiner in &mut self.joiners[..2] {
+            joiner.next_input();
+        }
         if self.file >= self.files.len() {
             return Err(io::Error::other("an input appeared between the two reads"));
         }
@@ -448,7 +452,7 @@ impl Merge {
                 Action::Drop { kept, code, ply } => {
                     self.counts.dropped += 1;
                     if let Some(out) = sinks.dropped.as_deref_mut() {
-                        self.joiners[1].write(out, &piece.raw)?;
+                        self.joiners[1].write_from(out, &piece.raw, piece.input(), piece.whole)?;
                     }
                     report(&self.dropped_line(game, kept, code, ply))?;
                     if self.options.take_tags {
@@ -552,7 +556,15 @@ impl Merge {
             let text = piece
                 .with_tags(&taken_lines(&taken), self.options.encoding)
                 .map_err(|e| unencodable(&self.name_of(game).0, &e))?;
-            self.joiners[0].write(sinks.out, &text)?;
+            // A game that followed the one written before it in its file follows it here
+            // too: no separator is needed, and nothing is tokenized again (tags taken go
+            // after its own, so its start and end stay; a game without tags gets them
+            // at its start, and is joined as any other).
+            if taken.is_empty() || !piece.no_tags {
+                self.joiners[0].write_from(sinks.out, &text, piece.input(), piece.whole)?;
+            } else {
+                self.joiners[0].write(sinks.out, &text)?;
+            }
             self.counts.written += 1;
             return self.report_taken(game, &taken, report);
         }

@@ -5,7 +5,7 @@
 //! the binary reads them (its decoders, its ordered parallel pipeline on a rayon pool, a
 //! batch of games at a time, results in input order) and runs the binary's per-game jobs
 //! on them: the validator's `Checker` replays them, the converter's `Converter` and
-//! `Fixer` rewrite them. Python objects are built only at the boundary (`py_values`),
+//! `Fixer` rewrite them, and the engine's `merge` run merges them (read twice). Python objects are built only at the boundary (`py_values`),
 //! and the interpreter lock is released while Rust works (`Python::detach`).
 //!
 //! ```python
@@ -21,6 +21,7 @@
 
 mod arrow;
 mod games;
+mod merge;
 mod options;
 mod py_values;
 mod pyfile;
@@ -38,6 +39,8 @@ mod _planilla {
     use crate::arrow::{FindingBatches, check_arrow};
     #[pymodule_export]
     use crate::games::{Games, games};
+    #[pymodule_export]
+    use crate::merge::{Merged, merge};
     #[pymodule_export]
     use crate::rewrite::{Fixed, convert, fix};
     #[pymodule_export]

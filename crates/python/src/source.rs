@@ -269,6 +269,11 @@ impl SourceError {
         }
     }
 
+    /// Anything else that ends a run, as the exception of `kind` with `message`.
+    pub fn other(kind: io::ErrorKind, message: String) -> SourceError {
+        SourceError { kind, message }
+    }
+
     /// `source` could not be read to its end: `e`.
     pub fn reading(source: &Source, e: &io::Error) -> SourceError {
         SourceError {
@@ -291,7 +296,7 @@ impl From<SourceError> for PyErr {
 
 /// An I/O error's reason as the command line words it: in lower case, without the
 /// "(os error N)" tail.
-fn reason(e: &io::Error) -> String {
+pub fn reason(e: &io::Error) -> String {
     let text = e.to_string();
     let text = text.split(" (os error").next().unwrap_or(&text);
     let mut chars = text.chars();

@@ -9,6 +9,7 @@ from ._planilla import (
     Findings,
     Fixed,
     Games,
+    Merged,
     Report,
     check,
     check_arrow,
@@ -17,6 +18,7 @@ from ._planilla import (
     games,
     index,
     iter_check,
+    merge,
 )
 
 __all__ = [
@@ -24,6 +26,7 @@ __all__ = [
     "Findings",
     "Fixed",
     "Games",
+    "Merged",
     "Report",
     "check",
     "check_arrow",
@@ -32,4 +35,5 @@ __all__ = [
     "games",
     "index",
     "iter_check",
+    "merge",
 ]

@@ -57,6 +57,41 @@ class GameRecord(TypedDict):
     legal: bool
     findings: List[Finding]
 
+class _MergeLine(TypedDict):
+    type: str
+    action: str
+    code: str
+    severity: str
+    file: str
+    game: int
+    kept_file: Optional[str]
+    kept_game: Optional[int]
+    ply: Optional[int]
+    message: str
+
+class MergeLine(_MergeLine, total=False):
+    """A line of ``merge``'s report, with the fields of a ``planilla merge --format
+    jsonl`` line of type ``"merge"``: ``group_file`` and ``group_game`` only for a game
+    set apart, ``tag`` and ``tag_line`` only for a tag taken."""
+
+    group_file: str
+    group_game: int
+    tag: str
+    tag_line: str
+
+class MergeSummary(TypedDict):
+    """A merge's counts, with the fields of its summary line: ``games`` = ``written`` +
+    ``dropped`` + ``set_apart``."""
+
+    type: str
+    files: int
+    games: int
+    written: int
+    dropped: int
+    set_apart: int
+    tags_taken: int
+    warnings: int
+
 class Report:
     """What ``check`` found."""
 
@@ -76,6 +111,26 @@ class Fixed:
     def findings(self) -> List[Finding]: ...
     @property
     def rejected(self) -> List[bytes]: ...
+
+class Merged:
+    """What ``merge`` made of its sources."""
+
+    @property
+    def text(self) -> Union[str, bytes, None]:
+        """The merged games: ``str`` in UTF-8, ``bytes`` in another ``output_encoding``,
+        ``None`` when they were written to ``output``."""
+    @property
+    def conflicts(self) -> Optional[bytes]:
+        """The copies set apart, as read, under ``conflicts=True``."""
+    @property
+    def dropped(self) -> Optional[bytes]:
+        """The copies dropped, as read, under ``dropped=True``."""
+    @property
+    def report(self) -> List[MergeLine]: ...
+    @property
+    def findings(self) -> List[Finding]: ...
+    @property
+    def summary(self) -> MergeSummary: ...
 
 class Findings(Iterator[Finding]):
     """The findings of ``iter_check``, checked as they are asked for."""
@@ -173,6 +228,29 @@ def fix(
     encoding: str = "auto",
 ) -> Fixed:
     """The PGN text with what the record shows to be wrong rewritten, as ``planilla fix``."""
+
+MergeSource = Union[bytes, str, "os.PathLike[str]", BinaryIO]
+"""One source of ``merge``: PGN text, a path or a binary file object (in a list, a
+``str`` is a path)."""
+
+Destination = Union[str, "os.PathLike[str]"]
+
+def merge(
+    sources: Union[MergeSource, Sequence[MergeSource]],
+    *,
+    output: Optional[Destination] = None,
+    conflicts: Union[Destination, bool, None] = None,
+    dropped: Union[Destination, bool, None] = None,
+    tags: str = "keep",
+    sort: str = "input",
+    output_encoding: str = "utf-8",
+    rules: str = "fide-2023",
+    lang: str = "auto",
+    encoding: str = "auto",
+    threads: Optional[int] = None,
+) -> Merged:
+    """The games of ``sources``, each once, as ``planilla merge``: the kept copies in
+    ``Merged.text`` or ``output``, the report, the archive findings and the counts."""
 
 def games(
     source: Source,

@@ -333,11 +333,32 @@ fn tags_that_differ(a: &Detail, b: &Detail) -> Vec<String> {
 
 /// `truncated-copy` and `conflicting-copies` among games with the same players.
 fn copies(run: &Run<'_>, group: &[u32], found: &mut Found) {
+    // Each game's start and main line as a class: two copies of one class are neither
+    // a truncated copy nor a conflict of each other, so a group of many identical copies
+    // (one game in a thousand relays) is passed over pair by pair without comparing
+    // their moves again.
+    let mut classes: HashMap<(u64, &[u16]), usize> = HashMap::new();
+    let lines: Vec<usize> = group
+        .iter()
+        .map(|game| match run.get(*game) {
+            Some(g) => {
+                let next = classes.len() + 1;
+                *classes
+                    .entry((g.detail.start, g.detail.moves.as_slice()))
+                    .or_insert(next)
+            }
+            None => 0,
+        })
+        .collect();
+    let games: Vec<Option<&Loaded>> = group.iter().map(|&game| run.get(game)).collect();
     for (i, &game) in group.iter().enumerate() {
-        let Some(g) = run.get(game) else { continue };
+        let Some(g) = games[i] else { continue };
         for (j, &other) in group.iter().enumerate() {
-            let Some(o) = run.get(other) else { continue };
-            if i == j || g.facts.white != o.facts.white || g.facts.black != o.facts.black {
+            if i == j || lines[i] == lines[j] && lines[i] != 0 {
+                continue;
+            }
+            let Some(o) = games[j] else { continue };
+            if g.facts.white != o.facts.white || g.facts.black != o.facts.black {
                 continue;
             }
             let (a, b) = (&g.detail.moves, &o.detail.moves);
@@ -377,18 +398,36 @@ fn copies(run: &Run<'_>, group: &[u32], found: &mut Found) {
 /// `round-conflict`: a player in two games of one Event and Round, or two games of one
 /// Event and Round on one Board; copies (the same pairing) are judged as copies.
 fn round_conflicts(run: &Run<'_>, group: &[u32], found: &mut Found) {
+    // Each game's Event and Round, and its pairing in them, as numbers (0: Round
+    // unknown), so that the pairs of a large group are told apart without comparing
+    // their names again: many copies of one game are one pairing, judged as copies.
+    let games: Vec<Option<&Loaded>> = group.iter().map(|&game| run.get(game)).collect();
+    let mut rounds: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut pairings: HashMap<(&str, &str, &str, &str), usize> = HashMap::new();
+    let ids: Vec<(usize, usize)> = games
+        .iter()
+        .map(|g| match g {
+            Some(g) if g.facts.round_known() => {
+                let f = &g.facts;
+                let next = (rounds.len() + 1, pairings.len() + 1);
+                let round = *rounds.entry((&f.event, &f.round)).or_insert(next.0);
+                let pairing = *pairings
+                    .entry((&f.event, &f.round, &f.white, &f.black))
+                    .or_insert(next.1);
+                (round, pairing)
+            }
+            _ => (0, 0),
+        })
+        .collect();
     for (i, &game) in group.iter().enumerate() {
-        let Some(g) = run.get(game) else { continue };
+        let Some(g) = games[i] else { continue };
         let (gf, gd) = (&g.facts, &g.detail);
-        for &other in &group[..i] {
-            let Some(o) = run.get(other) else { continue };
+        for (j, &other) in group[..i].iter().enumerate() {
+            if ids[i].0 == 0 || ids[i].0 != ids[j].0 || ids[i].1 == ids[j].1 {
+                continue;
+            }
+            let Some(o) = games[j] else { continue };
             let of = &o.facts;
-            if !gf.round_known() || gf.event != of.event || gf.round != of.round {
-                continue;
-            }
-            if gf.white == of.white && gf.black == of.black {
-                continue;
-            }
             let shared = [("White", &gf.white), ("Black", &gf.black)]
                 .into_iter()
                 .find(|(_, name)| !name.is_empty() && (**name == of.white || **name == of.black));
