@@ -64,6 +64,10 @@ golden_cases! {
     draws_2009: "draws.pgn", ["--rules", "fide-2009"] => "draws.fide-2009.jsonl", exit 0;
     draws_2005: "draws.pgn", ["--rules", "fide-2005"] => "draws.fide-2005.jsonl", exit 0;
     game_end: "game-end.pgn", [] => "game-end.jsonl", exit 1;
+    dead: "dead.pgn", [] => "dead.jsonl", exit 1;
+    // Dead positions and Law 6.9 are the same in every edition.
+    dead_2009: "dead.pgn", ["--rules", "fide-2009"] => "dead.jsonl", exit 1;
+    dead_2005: "dead.pgn", ["--rules", "fide-2005"] => "dead.jsonl", exit 1;
     fen: "fen.pgn", [] => "fen.jsonl", exit 1;
     variants: "variants.pgn", [] => "variants.jsonl", exit 0;
     spanish_1252: "spanish-1252.pgn", [] => "spanish-1252.jsonl", exit 0;
@@ -95,6 +99,13 @@ golden_cases! {
 fn by_date_human_format() {
     let out = planilla(&["check", "--rules", "by-date", "corpora/check/by-date.pgn"]);
     golden("by-date.txt", &out.stdout);
+}
+
+/// Dead positions and wins on time in the human format: the reasons in a few words.
+#[test]
+fn dead_positions_human_format() {
+    let out = planilla(&["check", "corpora/check/dead.pgn"]);
+    golden("dead.txt", &out.stdout);
 }
 
 #[test]

@@ -122,6 +122,14 @@ fn assert_idempotent(dir: &Dir, fixed: &[u8]) {
     }
 }
 
+/// Dead positions the search finds, a queen that must be taken, wins on time the winner
+/// cannot or can turn into a mate, in English and in Spanish: the result drawn, the
+/// moves after the draw in a comment, Spanish kept Spanish.
+#[test]
+fn dead_positions_and_wins_on_time_are_drawn() {
+    check_golden("corpora/fix/dead.pgn", "dead", &[]);
+}
+
 #[test]
 fn moves_become_canonical() {
     check_golden("corpora/fix/moves.pgn", "moves", &[]);

@@ -33,7 +33,7 @@ mod replay;
 mod rules;
 mod tags;
 
-pub use checker::{Checker, Config, GameStats, MainLineEnd, PlayedMove};
+pub use checker::{Checker, Config, GameStats, MainLineEnd, PlayedMove, SOLVER_BUDGET};
 pub use finding::{Code, Finding, Severity, UnknownCode};
 pub use repair::{Candidate, Edit, Repair, RepairOutcome};
 pub use replay::result_meaning;

@@ -241,9 +241,10 @@ impl Solver {
     /// Whether `pos` is dead, the cheapest proofs first: [`quick`] for both colours,
     /// then [`surely_winnable`], then a short search (at most 24 plies and 400
     /// positions) for a position either decides, then [`Solver::winnability`] for each
-    /// colour `quick` left open, the colour with more units first (the one more likely to mate, whose
-    /// line ends the question). The same answer as asking the solver about both
-    /// colours, at the cost of a few bitboard tests for most positions.
+    /// colour `quick` left open, the colour with more units first (the one more likely to
+    /// mate, whose line ends the question), each first with a quarter of the budgets.
+    /// The same answer as asking the solver about both colours, at the cost of a few
+    /// bitboard tests for most positions.
     pub fn deadness(&mut self, pos: &Position) -> Deadness {
         let quick = Color::ALL.map(|color| quick(pos, color));
         if quick.contains(&Quick::Winnable) {
@@ -271,21 +272,43 @@ impl Solver {
         } else {
             Color::White
         };
-        let mut undetermined = false;
-        for color in [first, first.other()] {
-            if !open(color) {
-                continue;
+        // Each colour first with a quarter of the budgets, then the rest with all of
+        // them: one colour's mate is often found at once where the other's takes the
+        // whole search (next to a wall, a king walks a long way), and a proof under
+        // the small budgets is a proof.
+        let full = self.budget;
+        let small = Budget {
+            search_nodes: full.search_nodes / 4,
+            wide_closure_positions: full.wide_closure_positions / 4,
+            deep_search_nodes: full.deep_search_nodes / 4,
+            ..full
+        };
+        let mut proved = [!open(Color::White), !open(Color::Black)];
+        let mut answer = Deadness::Undetermined;
+        for budget in [small, full] {
+            self.budget = budget;
+            for color in [first, first.other()] {
+                if proved[color.index()] {
+                    continue;
+                }
+                match self.winnability(pos, color) {
+                    Verdict::Winnable { .. } => {
+                        answer = Deadness::Alive;
+                        break;
+                    }
+                    Verdict::Unwinnable => proved[color.index()] = true,
+                    Verdict::Undetermined => {}
+                }
             }
-            match self.winnability(pos, color) {
-                Verdict::Winnable { .. } => return Deadness::Alive,
-                Verdict::Undetermined => undetermined = true,
-                Verdict::Unwinnable => {}
+            if answer == Deadness::Alive || proved == [true, true] {
+                break;
             }
         }
-        if undetermined {
-            Deadness::Undetermined
-        } else {
+        self.budget = full;
+        if proved == [true, true] {
             Deadness::Dead
+        } else {
+            answer
         }
     }
 
