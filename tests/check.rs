@@ -60,7 +60,7 @@ golden_cases! {
     illegal: "illegal.pgn", [] => "illegal.jsonl", exit 1;
     illegal_lang_en: "illegal.pgn", ["--lang", "en"] => "illegal.lang-en.jsonl", exit 1;
     notation: "notation.pgn", [] => "notation.jsonl", exit 0;
-    draws_2023: "draws.pgn", [] => "draws.fide-2023.jsonl", exit 1;
+    draws_2023: "draws.pgn", ["--rules", "fide-2023"] => "draws.fide-2023.jsonl", exit 1;
     draws_2009: "draws.pgn", ["--rules", "fide-2009"] => "draws.fide-2009.jsonl", exit 0;
     draws_2005: "draws.pgn", ["--rules", "fide-2005"] => "draws.fide-2005.jsonl", exit 0;
     game_end: "game-end.pgn", [] => "game-end.jsonl", exit 1;
@@ -88,7 +88,9 @@ golden_cases! {
     non_standard_result: "non-standard-result.pgn", [] => "non-standard-result.jsonl", exit 1;
     non_standard_result_ignore: "non-standard-result.pgn", ["--ignore", "non-standard-result,result-mismatch,syntax-error"] => "non-standard-result.ignore.jsonl", exit 0;
     by_date: "by-date.pgn", ["--rules", "by-date"] => "by-date.jsonl", exit 1;
-    by_date_default_rules: "by-date.pgn", [] => "by-date.fide-2023.jsonl", exit 1;
+    by_date_fide_2023: "by-date.pgn", ["--rules", "fide-2023"] => "by-date.fide-2023.jsonl", exit 1;
+    // by-date is the default.
+    by_date_default: "by-date.pgn", [] => "by-date.jsonl", exit 1;
     by_date_select: "by-date.pgn", ["--rules", "by-date", "--select", "rules-by-date"] => "by-date.select.jsonl", exit 0;
     by_date_ignore: "by-date.pgn", ["--rules", "by-date", "--ignore", "rules-by-date", "--fail-on", "note"] => "by-date.ignore.jsonl", exit 1;
     ignore_fail_on: "draws.pgn", ["--ignore", "move-after-game-end,result-mismatch", "--fail-on", "warning"] => "draws.ignore.jsonl", exit 1;

@@ -105,7 +105,7 @@ fn overrides_give_each_part_its_options() {
     assert!(!by_hand.is_empty());
     assert!(
         stdout(&configured).ends_with(
-            "{\"type\":\"summary\",\"files\":3,\"games\":26,\"plies\":422,\"errors\":10,\"warnings\":36,\"notes\":4}\n"
+            "{\"type\":\"summary\",\"files\":3,\"games\":26,\"plies\":422,\"errors\":4,\"warnings\":30,\"notes\":7}\n"
         ),
         "{}",
         stdout(&configured)
@@ -137,6 +137,8 @@ fn the_command_line_wins() {
         "check",
         "-q",
         "--no-config",
+        "--rules",
+        "fide-2023",
         "--format",
         "jsonl",
         "--ignore",
@@ -199,7 +201,7 @@ fn run_options_come_from_the_file() {
     let out = planilla_in(&dir.path().join("games"), &["check", "."]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stdout(&out).ends_with("3 files, 26 games, 422 plies: 20 errors, 46 warnings, 9 notes\n"),
+        stdout(&out).ends_with("3 files, 26 games, 422 plies: 8 errors, 34 warnings, 15 notes\n"),
         "{}",
         stdout(&out)
     );

@@ -34,9 +34,9 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-    /// Edition of the FIDE Laws for draw rules: fide-2023, fide-2009, fide-2005, or
-    /// by-date (each game by the edition in force on its Date).
-    #[arg(long, default_value = "fide-2023")]
+    /// Edition of the FIDE Laws for draw rules: by-date (each game by the edition in
+    /// force on its Date), or fide-2023, fide-2009, fide-2005 for every game.
+    #[arg(long, default_value = "by-date")]
     pub rules: RulesChoice,
     /// Exit with status 1 when a finding at or above this severity is reported:
     /// error, warning, note or never.

@@ -78,8 +78,9 @@ pub struct MergeArgs {
     /// de, nl or figurine.
     #[arg(long, default_value = "auto")]
     pub lang: LangChoice,
-    /// Edition of the FIDE Laws: fide-2023, fide-2009, fide-2005, or by-date.
-    #[arg(long, default_value = "fide-2023")]
+    /// Edition of the FIDE Laws: by-date (each game by its Date), fide-2023, fide-2009
+    /// or fide-2005.
+    #[arg(long, default_value = "by-date")]
     pub rules: RulesChoice,
     /// Format of the report.
     #[arg(long, value_enum, default_value_t = MergeFormat::Human)]

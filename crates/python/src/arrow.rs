@@ -379,7 +379,7 @@ impl FindingBatches {
 /// bounded whatever the input's size. Once the iterator is exhausted, its `summary`
 /// holds the totals (before, `None`). Needs `pyarrow`.
 #[pyfunction]
-#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None, index=None, batch_size=65536))]
+#[pyo3(signature = (source, *, rules="by-date", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None, index=None, batch_size=65536))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 pub fn check_arrow(
     py: Python<'_>,

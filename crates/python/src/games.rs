@@ -248,7 +248,7 @@ fn to_dict<'py>(py: Python<'py>, r: GameRecord) -> PyResult<Bound<'py, PyDict>> 
 /// main line's moves that replayed, in English SAN and in UCI), `legal` (whether the
 /// main line replayed to its end) and `findings` (as `check` reports them).
 #[pyfunction]
-#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", range=None, index=None))]
+#[pyo3(signature = (source, *, rules="by-date", lang="auto", encoding="auto", range=None, index=None))]
 pub fn games(
     source: &Bound<'_, PyAny>,
     rules: &str,

@@ -618,7 +618,7 @@ fn run(
 /// be written (nothing is written then), `UnicodeEncodeError` for a kept game that
 /// `output_encoding` cannot hold, `ValueError` for a bad option value.
 #[pyfunction]
-#[pyo3(signature = (sources, *, output=None, conflicts=None, dropped=None, tags="keep", sort="input", output_encoding="utf-8", rules="fide-2023", lang="auto", encoding="auto", threads=None))]
+#[pyo3(signature = (sources, *, output=None, conflicts=None, dropped=None, tags="keep", sort="input", output_encoding="utf-8", rules="by-date", lang="auto", encoding="auto", threads=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 pub fn merge(
     py: Python<'_>,

@@ -63,7 +63,7 @@ fn one(pgn: &Bound<'_, PyAny>) -> PyResult<Source> {
 /// character (tags, comments, spacing) passes through. `from_` is the language the moves
 /// are written in (`auto`: decided per game).
 #[pyfunction]
-#[pyo3(signature = (pgn, *, to="en", from_="auto", rules="fide-2023", encoding="auto"))]
+#[pyo3(signature = (pgn, *, to="en", from_="auto", rules="by-date", encoding="auto"))]
 pub fn convert(
     pgn: &Bound<'_, PyAny>,
     to: &str,
@@ -131,7 +131,7 @@ struct FixedGame {
 /// that lets the game replay to its end is fixed with it. Returns a `Fixed`: `text` (every
 /// game, fixed or as it came), `changes`, `findings` and `rejected`.
 #[pyfunction]
-#[pyo3(signature = (pgn, *, repair=false, to=None, from_="auto", rules="fide-2023", encoding="auto"))]
+#[pyo3(signature = (pgn, *, repair=false, to=None, from_="auto", rules="by-date", encoding="auto"))]
 pub fn fix(
     py: Python<'_>,
     pgn: &Bound<'_, PyAny>,

@@ -126,7 +126,7 @@ impl Job {
 /// Raises `ValueError` for an unknown option value and `OSError` (with the command
 /// line's message, naming the path) for a file that cannot be read.
 #[pyfunction]
-#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None, index=None))]
+#[pyo3(signature = (source, *, rules="by-date", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None, index=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 pub fn check(
     py: Python<'_>,

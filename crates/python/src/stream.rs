@@ -106,7 +106,7 @@ impl Findings {
 /// `summary` holds the totals (before, `None`). A file that cannot be read raises
 /// `OSError` when the iteration reaches it.
 #[pyfunction]
-#[pyo3(signature = (source, *, rules="fide-2023", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None, index=None))]
+#[pyo3(signature = (source, *, rules="by-date", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None, index=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 pub fn iter_check(
     source: &Bound<'_, PyAny>,

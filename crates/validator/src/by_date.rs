@@ -5,7 +5,9 @@
 //! moves ending the game by themselves): a game is judged by the edition in force on its
 //! Date. A Date without a year (or no Date) gets the default edition and a note; a Date
 //! whose month is unknown in a year an edition came into force gets the edition in force
-//! on the first day it can mean (the older one), and a note saying so.
+//! on the first day it can mean (the older one). Either way the `rules-by-date` note is
+//! reported only when the editions the Date allows would judge the game differently
+//! (see [`Undecided`] and `Checker::check_with`).
 
 use crate::finding::{Code, Finding};
 use crate::rules::{Rules, RulesChoice};
@@ -33,9 +35,17 @@ fn first_day(rules: Rules) -> &'static str {
     }
 }
 
-/// The edition `choice` gives `game`, and the `rules-by-date` note to report when the
-/// Date does not decide it alone.
-pub(crate) fn rules_for(choice: RulesChoice, game: &Game) -> (Rules, Option<Finding>) {
+/// A Date that does not decide the edition alone: the editions it allows (the one the
+/// game is judged by among them) and the `rules-by-date` note to report when they would
+/// judge the game differently.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Undecided {
+    pub(crate) editions: &'static [Rules],
+    pub(crate) note: Finding,
+}
+
+/// The edition `choice` gives `game`, and what its Date left undecided.
+pub(crate) fn rules_for(choice: RulesChoice, game: &Game) -> (Rules, Option<Undecided>) {
     if let RulesChoice::Edition(rules) = choice {
         return (rules, None);
     }
@@ -48,11 +58,19 @@ pub(crate) fn rules_for(choice: RulesChoice, game: &Game) -> (Rules, Option<Find
         let note = format!("no Date tag: judged by {default}, the default edition");
         return (
             default,
-            Some(Finding::in_game(Code::RulesByDate, game, 0, note)),
+            Some(Undecided {
+                editions: &Rules::ALL,
+                note: Finding::in_game(Code::RulesByDate, game, 0, note),
+            }),
         );
     };
     let at = game.tokens()[game.tags()[index].token as usize].start as usize;
-    let note = |message: String| Some(Finding::in_game(Code::RulesByDate, game, at, message));
+    let undecided = |editions: &'static [Rules], message: String| {
+        Some(Undecided {
+            editions,
+            note: Finding::in_game(Code::RulesByDate, game, at, message),
+        })
+    };
     let (year, month) = match parse_date(&value) {
         Ok(date) => (date.year, date.month),
         // A value not in the PGN form (tag-value says so) may still show its year.
@@ -61,7 +79,7 @@ pub(crate) fn rules_for(choice: RulesChoice, game: &Game) -> (Rules, Option<Find
     let Some(year) = year else {
         let message =
             format!("Date \"{value}\" has no year: judged by {default}, the default edition");
-        return (default, note(message));
+        return (default, undecided(&Rules::ALL, message));
     };
     match month {
         Some(month) => (in_force(year, month.clamp(1, 12)), None),
@@ -74,7 +92,11 @@ pub(crate) fn rules_for(choice: RulesChoice, game: &Game) -> (Rules, Option<Find
                 "Date \"{value}\" may fall before or after {}, when {last} came into force: judged by {first}, the edition in force on its first possible day",
                 first_day(last)
             );
-            (first, note(message))
+            let editions: &'static [Rules] = match last {
+                Rules::Fide2023 => &[Rules::Fide2009, Rules::Fide2023],
+                _ => &[Rules::Fide2005, Rules::Fide2009],
+            };
+            (first, undecided(editions, message))
         }
     }
 }
@@ -109,8 +131,8 @@ mod tests {
             None => "[Event \"e\"]\n\n1. e4 *\n".to_string(),
         };
         let game = Game::from_bytes(pgn.as_bytes(), Default::default());
-        let (rules, note) = rules_for(RulesChoice::ByDate, &game);
-        (rules, note.map(|f| f.message))
+        let (rules, undecided) = rules_for(RulesChoice::ByDate, &game);
+        (rules, undecided.map(|u| u.note.message))
     }
 
     /// The edition of each Date, at the edges of the editions and with parts unknown.

@@ -1,6 +1,7 @@
 //! The checker a worker owns: it checks one game after another, keeping what the
 //! next game can use (the language the letters decided last, the replay's lists).
 
+use crate::by_date::Undecided;
 use crate::finding::{Code, Finding};
 use crate::repair::{Failure, Repair};
 use crate::replay::{Buffers, Letters, missing_result_at};
@@ -198,6 +199,7 @@ impl Checker {
         out: &mut Vec<Finding>,
         recording: Recording<'_>,
     ) -> (GameStats, Option<Repair>) {
+        let first = out.len();
         let mut checker = GameChecker {
             game,
             config: self.config,
@@ -215,6 +217,8 @@ impl Checker {
             solver: &mut self.solver,
             dead_plies: Vec::new(),
             dead_known: false,
+            undecided: None,
+            max_clock: 0,
         };
         let replayed = checker.run();
         // The search runs once the language is settled, for games with a bad move only.
@@ -229,7 +233,36 @@ impl Checker {
             lang_ambiguous: checker.lang_ambiguous,
             main_end: checker.main_end,
         };
+        let judged = checker.rules;
+        if let Some((undecided, at)) = checker.undecided.take()
+            && checker.max_clock >= 8
+            && self.editions_differ(game, &out[first..], undecided.editions, judged)
+        {
+            out.insert(at, undecided.note);
+        }
         (stats, repair)
+    }
+
+    /// Whether checking `game` under any of `editions` but `judged` gives other findings
+    /// than `findings` (those of `judged`).
+    fn editions_differ(
+        &mut self,
+        game: &Game,
+        findings: &[Finding],
+        editions: &[Rules],
+        judged: Rules,
+    ) -> bool {
+        let config = self.config;
+        let mut other = Vec::with_capacity(findings.len());
+        let others = editions.iter().filter(|&&rules| rules != judged);
+        let differ = others.into_iter().any(|&rules| {
+            self.config.rules = rules.into();
+            other.clear();
+            self.check_with(game, &mut other, Recording::Off);
+            other != findings
+        });
+        self.config = config;
+        differ
     }
 }
 
@@ -278,6 +311,13 @@ pub(crate) struct GameChecker<'g> {
     /// them (see `replay::dead`).
     pub(crate) dead_plies: Vec<(Vec<u32>, u32)>,
     pub(crate) dead_known: bool,
+    /// What the game's Date left undecided (`--rules by-date`), and where in `out` its
+    /// note goes if the editions it allows judge the game differently.
+    pub(crate) undecided: Option<(Undecided, usize)>,
+    /// The highest half-move clock of any position the replay reached: below 8 no
+    /// position can have occurred three times (the editions differ only in repetitions
+    /// and in the automatic draws, the 75-move one included).
+    pub(crate) max_clock: u32,
 }
 
 impl GameChecker<'_> {
@@ -345,9 +385,9 @@ impl GameChecker<'_> {
             self.game_note(code, f.span.start as usize, f.message.to_string());
         }
         crate::tags::check_tags(game, self.out);
-        let (rules, note) = crate::by_date::rules_for(self.config.rules, game);
+        let (rules, undecided) = crate::by_date::rules_for(self.config.rules, game);
         self.rules = rules;
-        self.out.extend(note);
+        self.undecided = undecided.map(|u| (u, self.out.len()));
 
         let start = match game.tag("FEN") {
             None => Position::new(),
@@ -425,5 +465,54 @@ mod tests {
             let stats = Checker::new(config).check_recording(&game, &mut out, &mut played);
             assert_eq!(result, (out, played, stats));
         }
+    }
+
+    /// `--rules by-date` (the default) notes an undecided Date only when the editions
+    /// it allows judge the game differently.
+    #[test]
+    fn an_undecided_date_is_noted_only_when_the_editions_differ() {
+        let notes = |tags: &str, moves: &str| {
+            let pgn = format!("{tags}\n\n{moves}\n");
+            let game = Game::from_bytes(pgn.as_bytes(), Default::default());
+            let mut out = Vec::new();
+            Checker::default().check(&game, &mut out);
+            out.iter()
+                .filter(|f| f.code == crate::Code::RulesByDate)
+                .count()
+        };
+        let shuffle = |times: usize| "1. Nf3 Nf6 2. Ng1 Ng8 ".repeat(times);
+        let quiet = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0";
+        // No repetition at all: every edition says the same.
+        assert_eq!(notes("[Event \"e\"]", quiet), 0);
+        // A threefold repetition without castling rights changing: the same claim in
+        // every edition.
+        assert_eq!(
+            notes("[Date \"????.??.??\"]", &format!("{} 1/2-1/2", shuffle(2))),
+            0
+        );
+        // Fivefold, played on: an end under fide-2023 only.
+        let five = format!("{}3. e4 1-0", shuffle(4));
+        assert_eq!(notes("[Event \"e\"]", &five), 1);
+        assert_eq!(notes("[Date \"????.??.??\"]", &five), 1);
+        // 2014 with the month unknown: fide-2009 or fide-2023, which differ here...
+        assert_eq!(notes("[Date \"2014.??.??\"]", &five), 1);
+        // ...but 2009 allows fide-2005 and fide-2009, which do not.
+        assert_eq!(notes("[Date \"2009.??.??\"]", &five), 0);
+        // A dated game is never noted.
+        assert_eq!(notes("[Date \"2020.01.01\"]", &five), 0);
+        // Castling rights lost by a rook's move in a repetition, castling blocked at the
+        // start: the same position three times two plies earlier under fide-2005, where
+        // castling counts only when it is possible now.
+        let castling = "[FEN \"4k3/8/8/8/8/8/8/4K1NR w K - 0 1\"]";
+        let moves = "1. Rh2 Kd8 2. Rh1 Ke8 3. Rh2 Kd8 4. Rh1 Ke8 5. Rh2 Kd8 6. Rh1 Ke8 1/2-1/2";
+        assert_eq!(notes(castling, moves), 1);
+        assert_eq!(
+            notes(&format!("{castling}\n[Date \"2009.??.??\"]"), moves),
+            1
+        );
+        assert_eq!(
+            notes(&format!("{castling}\n[Date \"2014.??.??\"]"), moves),
+            0
+        );
     }
 }

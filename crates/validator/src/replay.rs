@@ -236,6 +236,7 @@ impl GameChecker<'_> {
         // and a few tags), so that pushing a key never grows the list.
         let room = tokens.len() * 3 / 4 + 2;
         histories.push(History::starting(rules.key(&start), room, main_keys));
+        self.max_clock = self.max_clock.max(start.halfmove_clock());
         let max_depth = game.max_depth() as usize;
         // Variations open past `max_depth`.
         let mut beyond = 0usize;
@@ -784,6 +785,7 @@ impl GameChecker<'_> {
         let after = &line.pos;
         let key = rules.key(after);
         let clock = after.halfmove_clock();
+        self.max_clock = self.max_clock.max(clock);
         line.ply = ply;
         self.plies += 1;
         let restart = if m.is_zeroing() {

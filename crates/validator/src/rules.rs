@@ -48,19 +48,15 @@ impl Rules {
 
 /// How the edition is chosen for each game (the `--rules` option): one edition for
 /// every game, or each game by the edition in force on its Date (`by-date`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum RulesChoice {
     /// Every game by this edition.
     Edition(Rules),
     /// Each game by the edition in force on its Date tag; a game whose Date has no
-    /// year by the default edition, with a note (see the `by_date` module).
+    /// year by the default edition, with a note when the editions would judge it
+    /// differently (see the `by_date` module). The default.
+    #[default]
     ByDate,
-}
-
-impl Default for RulesChoice {
-    fn default() -> RulesChoice {
-        RulesChoice::Edition(Rules::default())
-    }
 }
 
 impl From<Rules> for RulesChoice {
@@ -167,9 +163,6 @@ mod tests {
             "by-date".parse::<Rules>().map_err(|e| e.0),
             Err("by-date".into())
         );
-        assert_eq!(
-            RulesChoice::default(),
-            RulesChoice::Edition(Rules::Fide2023)
-        );
+        assert_eq!(RulesChoice::default(), RulesChoice::ByDate);
     }
 }

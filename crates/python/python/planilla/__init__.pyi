@@ -161,7 +161,7 @@ class Games(Iterator[GameRecord]):
 def check(
     source: Source,
     *,
-    rules: str = "fide-2023",
+    rules: str = "by-date",
     lang: str = "auto",
     encoding: str = "auto",
     select: Optional[Sequence[str]] = None,
@@ -177,7 +177,7 @@ def check(
 def iter_check(
     source: Source,
     *,
-    rules: str = "fide-2023",
+    rules: str = "by-date",
     lang: str = "auto",
     encoding: str = "auto",
     select: Optional[Sequence[str]] = None,
@@ -193,7 +193,7 @@ def iter_check(
 def check_arrow(
     source: Source,
     *,
-    rules: str = "fide-2023",
+    rules: str = "by-date",
     lang: str = "auto",
     encoding: str = "auto",
     select: Optional[Sequence[str]] = None,
@@ -213,7 +213,7 @@ def convert(
     *,
     to: str = "en",
     from_: str = "auto",
-    rules: str = "fide-2023",
+    rules: str = "by-date",
     encoding: str = "auto",
 ) -> str:
     """The PGN text with every move that replays in the canonical SAN of ``to``."""
@@ -224,7 +224,7 @@ def fix(
     repair: bool = False,
     to: Optional[str] = None,
     from_: str = "auto",
-    rules: str = "fide-2023",
+    rules: str = "by-date",
     encoding: str = "auto",
 ) -> Fixed:
     """The PGN text with what the record shows to be wrong rewritten, as ``planilla fix``."""
@@ -244,7 +244,7 @@ def merge(
     tags: str = "keep",
     sort: str = "input",
     output_encoding: str = "utf-8",
-    rules: str = "fide-2023",
+    rules: str = "by-date",
     lang: str = "auto",
     encoding: str = "auto",
     threads: Optional[int] = None,
@@ -255,7 +255,7 @@ def merge(
 def games(
     source: Source,
     *,
-    rules: str = "fide-2023",
+    rules: str = "by-date",
     lang: str = "auto",
     encoding: str = "auto",
     range: Optional[Tuple[int, int]] = None,
