@@ -8,11 +8,14 @@ use crate::run::Settings;
 use crate::source::{Source, SourceError};
 use crate::stream::next_detached;
 use planilla_core::san::Lang;
-use planilla_core::{Position, Validation};
+use planilla_core::unwinnable::Solver;
+use planilla_core::{Color, GameEnd, Position, Validation};
 use planilla_engine::pipeline::{BatchConfig, Job};
 use planilla_engine::pulled::{Pulled, Threads};
 use planilla_parser::{Game, TokenKind};
-use planilla_validator::{Checker, Code, Config, Finding, PlayedMove, internal_error};
+use planilla_validator::{
+    Checker, Code, Config, Finding, PlayedMove, SOLVER_BUDGET, internal_error,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::{Arc, Mutex};
@@ -26,6 +29,14 @@ struct GameRecord {
     san: Vec<String>,
     uci: Vec<String>,
     legal: bool,
+    /// The last position the main line reached, as FEN (None for an invalid FEN tag or
+    /// a skipped variant).
+    final_fen: Option<String>,
+    /// Whether that position is dead (Laws 5.2.2: no sequence of legal moves ends in
+    /// checkmate; a checkmate or stalemate is not), and whether White and Black can still
+    /// mate from it (a checkmate: the side that gave it; a stalemate: neither).
+    dead: Option<bool>,
+    can_mate: Option<[bool; 2]>,
     findings: Vec<Finding>,
 }
 
@@ -85,20 +96,25 @@ struct Describe {
 impl Job for Describe {
     /// Its `file` is left for the caller, which knows the source.
     type Output = GameRecord;
-    /// The checker, and the findings and moves of a game, reused.
-    type Worker = (Checker, Vec<Finding>, Vec<PlayedMove>);
+    /// The checker, the dead-position solver, and the findings and moves of a game,
+    /// reused.
+    type Worker = (Checker, Solver, Vec<Finding>, Vec<PlayedMove>);
 
     fn worker(&self) -> Self::Worker {
-        (Checker::new(self.config), Vec::new(), Vec::new())
+        let solver = Solver::new(SOLVER_BUDGET);
+        (Checker::new(self.config), solver, Vec::new(), Vec::new())
     }
 
     fn run(&self, worker: &mut Self::Worker, game: &Game) -> GameRecord {
-        let (checker, findings, played) = worker;
+        let (checker, solver, findings, played) = worker;
         findings.clear();
         played.clear();
         checker.check_recording(game, findings, played);
         let fen = game.tag("FEN").map(|fen| fen.into_owned());
-        let (san, uci) = main_line(game, fen.as_deref(), played);
+        let skipped = findings.iter().any(|f| f.code == Code::UnsupportedVariant);
+        let (san, uci, last) = main_line(game, fen.as_deref(), played);
+        let last = last.filter(|_| !skipped);
+        let end = last.map(|pos| final_state(solver, &pos));
         let legal = !findings.iter().any(|f| {
             f.variation.is_empty()
                 && matches!(
@@ -114,6 +130,9 @@ impl Job for Describe {
             san,
             uci,
             legal,
+            final_fen: last.map(|pos| pos.fen()),
+            dead: end.map(|(dead, _)| dead),
+            can_mate: end.map(|(_, can_mate)| can_mate),
             findings: findings.clone(),
             ..GameRecord::tags_of(game)
         }
@@ -143,14 +162,35 @@ impl GameRecord {
             san: Vec::new(),
             uci: Vec::new(),
             legal: false,
+            final_fen: None,
+            dead: None,
+            can_mate: None,
             findings: Vec::new(),
         }
     }
 }
 
-/// The main line's moves that replayed, as English SAN and as UCI: the moves of
-/// `played` written outside every variation, played again from the game's start.
-fn main_line(game: &Game, fen: Option<&str>, played: &[PlayedMove]) -> (Vec<String>, Vec<String>) {
+/// Whether `pos` is dead, and whether White and Black can still mate from it (see
+/// [`GameRecord::dead`]); the same solver and budgets as `check`'s.
+fn final_state(solver: &mut Solver, pos: &Position) -> (bool, [bool; 2]) {
+    match pos.game_end() {
+        Some(GameEnd::Checkmate { winner }) => (false, Color::ALL.map(|c| c == winner)),
+        Some(GameEnd::Stalemate) => (false, [false; 2]),
+        _ => {
+            let can_mate = Color::ALL.map(|color| solver.may_mate(pos, color));
+            (can_mate == [false; 2], can_mate)
+        }
+    }
+}
+
+/// The main line's moves that replayed, as English SAN and as UCI, and the position
+/// they reach: the moves of `played` written outside every variation, played again from
+/// the game's start.
+fn main_line(
+    game: &Game,
+    fen: Option<&str>,
+    played: &[PlayedMove],
+) -> (Vec<String>, Vec<String>, Option<Position>) {
     let mut depth = 0u32;
     let mut starts = Vec::new();
     for token in game.tokens() {
@@ -167,7 +207,7 @@ fn main_line(game: &Game, fen: Option<&str>, played: &[PlayedMove]) -> (Vec<Stri
     };
     let (mut san, mut uci) = (Vec::new(), Vec::new());
     let Ok(mut position) = start else {
-        return (san, uci);
+        return (san, uci, None);
     };
     // Chess960 UCI writes castling as the king taking its rook.
     let chess960 = !position.has_standard_castling()
@@ -197,7 +237,7 @@ fn main_line(game: &Game, fen: Option<&str>, played: &[PlayedMove]) -> (Vec<Stri
             }
         }
     }
-    (san, uci)
+    (san, uci, Some(position))
 }
 
 /// An iterator over games: see `games`.
@@ -232,6 +272,18 @@ fn to_dict<'py>(py: Python<'py>, r: GameRecord) -> PyResult<Bound<'py, PyDict>> 
     dict.set_item("san", r.san)?;
     dict.set_item("uci", r.uci)?;
     dict.set_item("legal", r.legal)?;
+    dict.set_item("final_fen", r.final_fen)?;
+    dict.set_item("dead", r.dead)?;
+    let can_mate = match r.can_mate {
+        Some([white, black]) => {
+            let both = PyDict::new(py);
+            both.set_item("white", white)?;
+            both.set_item("black", black)?;
+            Some(both)
+        }
+        None => None,
+    };
+    dict.set_item("can_mate", can_mate)?;
     let findings = r
         .findings
         .iter()
@@ -246,7 +298,11 @@ fn to_dict<'py>(py: Python<'py>, r: GameRecord) -> PyResult<Bound<'py, PyDict>> 
 /// `source` is as for `check`. Each game is a dict: `file`, `game` (its 1-based index
 /// in the file), `tags` (a dict), `fen` (the FEN tag, or None), `san` and `uci` (the
 /// main line's moves that replayed, in English SAN and in UCI), `legal` (whether the
-/// main line replayed to its end) and `findings` (as `check` reports them).
+/// main line replayed to its end), `final_fen` (the position those moves reach),
+/// `dead` (whether it is a dead position: no sequence of legal moves ends in
+/// checkmate), `can_mate` (`{"white": bool, "black": bool}`: whether each can still
+/// mate from it, the question of a win on time) and `findings` (as `check` reports
+/// them).
 #[pyfunction]
 #[pyo3(signature = (source, *, rules="by-date", lang="auto", encoding="auto", range=None, index=None))]
 pub fn games(

@@ -62,3 +62,31 @@ def test_games_are_read_as_they_are_needed():
     assert next(games)["game"] == 1
     with pytest.raises(FileNotFoundError, match="^missing.pgn: no such file or directory$"):
         list(games)
+
+
+def test_the_final_position_is_dead_or_not_and_each_side_can_mate_or_not():
+    """corpora/check/dead.pgn (labelled by chasolver 3.0.0): the final position, whether
+    it is dead and which sides can still mate; final_fen is python-chess's."""
+    records = {r["game"]: r for r in planilla.games(Path("corpora/check/dead.pgn"))}
+    expected = {
+        1: (True, False, False),  # the wall completed, play went on behind it
+        2: (True, False, False),  # set up behind the wall
+        4: (True, False, False),  # bishops of one colour
+        5: (True, False, False),  # the queen had to be taken: K v K
+        6: (False, True, True),  # K+N v K+P: each side has a helpmate
+        7: (False, False, True),  # a knight cannot mate a king and queen
+        9: (False, True, False),  # a queen against a lone king
+        10: (False, False, True),  # a rook against a lone king
+    }
+    for game, (dead, white, black) in expected.items():
+        record = records[game]
+        assert (record["dead"], record["can_mate"]) == (dead, {"white": white, "black": black}), game
+        board = chess.Board(record["fen"])
+        for san in record["san"]:
+            board.push_san(san)
+        assert record["final_fen"] == board.fen(), game
+    mate = next(iter(planilla.games("1. f3 e5 2. g4 Qh4# 0-1")))
+    assert (mate["dead"], mate["can_mate"]) == (False, {"white": False, "black": True})
+    assert mate["final_fen"] == "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+    bad = next(iter(planilla.games("[FEN \"8/8/8\"]\n\n1. e4 *")))
+    assert (bad["final_fen"], bad["dead"], bad["can_mate"]) == (None, None, None)

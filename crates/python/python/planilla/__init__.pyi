@@ -45,6 +45,12 @@ class Change(TypedDict):
     before: str
     after: str
 
+class CanMate(TypedDict):
+    """Whether each side can still mate from a game's final position."""
+
+    white: bool
+    black: bool
+
 class GameRecord(TypedDict):
     """One game as ``games`` yields it."""
 
@@ -55,6 +61,9 @@ class GameRecord(TypedDict):
     san: List[str]
     uci: List[str]
     legal: bool
+    final_fen: Optional[str]
+    dead: Optional[bool]
+    can_mate: Optional[CanMate]
     findings: List[Finding]
 
 class _MergeLine(TypedDict):
