@@ -39,11 +39,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=12)
     ap.add_argument("--peer", help="the planilla-peer binary: compare with it too")
+    ap.add_argument("--rules", help="run both builds with --rules RULES")
     ap.add_argument("old")
     ap.add_argument("new")
     ap.add_argument("file")
     args = ap.parse_args()
     check = ["check", "-j1", "--format", "jsonl", args.file]
+    if args.rules:
+        check[1:1] = ["--rules", args.rules]
     tools = {"old": [args.old, *check], "new": [args.new, *check]}
     if args.peer:
         tools["peer, main lines"] = [args.peer, "--quiet", args.file]

@@ -14,6 +14,7 @@
 //!   lost right). For the side not to move, "legal right now" means legal if
 //!   it were that side's turn.
 
+use crate::attacks::between;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{CastlingSide, Color, Piece, Role, Square};
@@ -141,18 +142,43 @@ impl Position {
         if self.castling_rights.is_empty() {
             return key;
         }
-        let other = self.with_turn_passed();
         for color in Color::ALL {
-            let pos = if color == self.turn { self } else { &other };
             for side in CastlingSide::ALL {
-                if pos.castling_rights & Bitboard::from_rank(color.back_rank()) != Bitboard::EMPTY
-                    && pos.castle_if_legal(side).is_some()
-                {
+                if self.castling_possible(color, side) {
                     key ^= KEYS[POSSIBLE + color.index() * 2 + side.index()];
                 }
             }
         }
         key
+    }
+
+    /// Whether `color` could castle on `side` now, were it its turn (as castling's
+    /// legality reads it: the right, the path empty, the king not in check and not
+    /// crossing or reaching an attacked square), without building the position with
+    /// the turn passed.
+    fn castling_possible(&self, color: Color, side: CastlingSide) -> bool {
+        let Some(rook) = self.castling_rook(color, side) else {
+            return false;
+        };
+        let Some(king) = self.board.king_of(color) else {
+            return false;
+        };
+        let (king_to, rook_to) = (side.king_to(color), side.rook_to(color));
+        let path = (between(king, king_to) | king_to | between(rook, rook_to) | rook_to)
+            - Bitboard::from_square(king)
+            - Bitboard::from_square(rook);
+        let occupied = self.board.occupied();
+        if (occupied & path).any() {
+            return false;
+        }
+        let them = color.other();
+        if self.board.is_attacked(king, them, occupied) {
+            return false;
+        }
+        let occ = occupied.with_toggled(king).with_toggled(rook);
+        (between(king, king_to) | king_to)
+            .into_iter()
+            .all(|sq| !self.board.is_attacked(sq, them, occ))
     }
 }
 
