@@ -8,7 +8,7 @@ use crate::run::Settings;
 use crate::source::{Source, SourceError};
 use crate::stream::next_detached;
 use planilla_core::san::Lang;
-use planilla_core::unwinnable::Solver;
+use planilla_core::unwinnable::{Budget, Solver};
 use planilla_core::{Color, GameEnd, Position, Validation};
 use planilla_engine::pipeline::{BatchConfig, Job};
 use planilla_engine::pulled::{Pulled, Threads};
@@ -114,6 +114,11 @@ impl Job for Describe {
         let skipped = findings.iter().any(|f| f.code == Code::UnsupportedVariant);
         let (san, uci, last) = main_line(game, fen.as_deref(), played);
         let last = last.filter(|_| !skipped);
+        // The budgets `check` gives the game (see `SOLVER_BUDGET`).
+        solver.set_budget(match &fen {
+            Some(_) => Budget::default(),
+            None => SOLVER_BUDGET,
+        });
         let end = last.map(|pos| final_state(solver, &pos));
         let legal = !findings.iter().any(|f| {
             f.variation.is_empty()
@@ -171,7 +176,8 @@ impl GameRecord {
 }
 
 /// Whether `pos` is dead, and whether White and Black can still mate from it (see
-/// [`GameRecord::dead`]); the same solver and budgets as `check`'s.
+/// [`GameRecord::dead`]); the same solver and budgets as `check`'s, but without its
+/// screen: every position is asked.
 fn final_state(solver: &mut Solver, pos: &Position) -> (bool, [bool; 2]) {
     match pos.game_end() {
         Some(GameEnd::Checkmate { winner }) => (false, Color::ALL.map(|c| c == winner)),

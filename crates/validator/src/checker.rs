@@ -18,9 +18,12 @@ use planilla_parser::{FindingKind, Game};
 /// 1,000,000 and 16,777,216, and 20,000 reachable positions instead of 200,000. A
 /// position that runs out of them is taken as live (an undecided colour may mate): 10 of
 /// the 1,163 dead positions of the oracle files, all composed; in exchange no question
-/// costs more than about 60 ms, where the full budgets spend up to 2 s on one (a hostile
-/// file of such games would take hours), and the positions a game really reaches next to
-/// a wall (alive, but their mate is long) take a few ms instead of a quarter of a second.
+/// costs more than about 60 ms, where the full budgets spend up to 2 s on one, and the
+/// positions a game really reaches next to a wall (alive, but their mate is long) take a
+/// few ms instead of a quarter of a second. These are the budgets of games played from
+/// the standard start; a game set up from a FEN, which may be a composed position, gets
+/// the full ones ([`Budget::default`]), under which no position of the oracle files is
+/// left undecided.
 pub const SOLVER_BUDGET: Budget = Budget {
     first_search_nodes_per_ply: 1_000,
     search_nodes_per_ply: 7_000,
@@ -389,6 +392,12 @@ impl GameChecker<'_> {
         self.rules = rules;
         self.undecided = undecided.map(|u| (u, self.out.len()));
 
+        let set_up = self.tag_position("FEN").is_some();
+        self.solver.set_budget(if set_up {
+            Budget::default()
+        } else {
+            SOLVER_BUDGET
+        });
         let start = match game.tag("FEN") {
             None => Position::new(),
             Some(fen) => match Position::from_fen(&fen, Validation::Strict) {

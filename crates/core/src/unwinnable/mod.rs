@@ -201,6 +201,11 @@ impl Solver {
         &self.budget
     }
 
+    /// Asks the next questions under `budget` (the tables are kept).
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
     /// The nodes searched since the solver was made (every move tried by any search):
     /// the cost of the answers, for benchmarks.
     pub fn nodes(&self) -> u64 {

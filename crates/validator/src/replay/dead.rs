@@ -7,8 +7,9 @@
 //! the first), so the last position of a line of play settles the whole line: if it is
 //! alive, no position before it was dead. The replay asks nothing while it plays the
 //! moves; when a line ends (its variation closes, or the game's text ends), its last
-//! position is screened ([`may_be_dead`]: bare or blocked material only) and, if it
-//! may be dead, decided ([`planilla_core::unwinnable::Solver::deadness`]). A line that
+//! position is screened ([`may_be_dead`]: bare or blocked material only; a game set up
+//! from a FEN skips the screen) and, if it may be dead, decided
+//! ([`planilla_core::unwinnable::Solver::deadness`]). A line that
 //! ended on the board asks about the position before its end instead: a game drawn by
 //! material or stalemate may have been dead a move earlier (the capture of the last
 //! piece was forced), one drawn by fivefold repetition or 75 moves asks about the
@@ -76,7 +77,11 @@ impl GameChecker<'_> {
                 }
             },
         };
-        if may_be_dead(probe.board()) && self.solver.deadness(probe) == Deadness::Dead {
+        // A game set up from a FEN may be a composed position, where the screen's
+        // rule of thumb fails (a rook caged by its own pawns): those are asked whatever
+        // their material.
+        let screened = may_be_dead(probe.board()) || self.tag_position("FEN").is_some();
+        if screened && self.solver.deadness(probe) == Deadness::Dead {
             self.find_first_dead(line, ply);
         }
     }
