@@ -244,7 +244,8 @@ impl<'t> Search<'t> {
         if self.table.lists.len() <= ply {
             self.table.lists.resize_with(ply + 1, MoveList::new);
         }
-        pos.legal_moves_into(&mut self.table.lists[ply]);
+        // In the order the search tries them (see [`ordering`]).
+        pos.legal_moves_ordered_into(&mut self.table.lists[ply]);
 
         if let Some(key) = key {
             self.table.map.insert(
@@ -259,7 +260,6 @@ impl<'t> Search<'t> {
         }
         let outer_exhaustive = std::mem::replace(&mut self.exhaustive, true);
 
-        ordering::sort(&mut self.table.lists[ply]);
         let dark_corner = ordering::mates_on_dark_corner(pos);
         for i in 0..self.table.lists[ply].len() {
             // By index: the deeper plies use the lists after this one.
