@@ -187,6 +187,12 @@ impl<'t> Search<'t> {
         None
     }
 
+    /// Whether the last deepening search stopped on its node budget (rather than a
+    /// verdict or the last depth).
+    pub(crate) fn ran_out(&self) -> bool {
+        self.deepening_nodes + self.iteration_nodes > self.node_limit
+    }
+
     fn limit_reached(&self) -> bool {
         (self.nodes_per_ply != u64::MAX
             && self.iteration_nodes > u64::from(self.max_depth) * self.nodes_per_ply)
