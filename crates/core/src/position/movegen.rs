@@ -3,7 +3,8 @@
 
 use super::{Board, CastlingError, Move, MoveList, Position};
 use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
+    rook_attacks, rook_rays,
 };
 use crate::bitboard::Bitboard;
 use crate::types::{CastlingSide, Color, Piece, Rank, Role, Square};
@@ -181,6 +182,39 @@ impl Position {
         self.push_king_ordered(king, checkers.is_empty(), list);
     }
 
+    /// The squares of `squares` the other side attacks, our king (on `king`) taken off
+    /// the board: every piece's attacks at once, where a test a square went over them
+    /// all for each of the king's squares.
+    #[inline]
+    fn attacked_among(&self, squares: Bitboard, king: Square) -> Bitboard {
+        let board = &self.board;
+        let theirs = self.them();
+        let occ = board.occupied().with_toggled(king);
+        let pawns = theirs & board.by_role(Role::Pawn);
+        let mut attacked = match self.turn {
+            // Black's pawns attack down the board, White's up.
+            Color::White => Bitboard(((pawns - FILE_A).0 >> 9) | ((pawns - FILE_H).0 >> 7)),
+            Color::Black => Bitboard(((pawns - FILE_A).0 << 7) | ((pawns - FILE_H).0 << 9)),
+        };
+        for sq in theirs & board.by_role(Role::King) {
+            attacked |= king_attacks(sq);
+        }
+        for sq in theirs & board.by_role(Role::Knight) {
+            attacked |= knight_attacks(sq);
+        }
+        for sq in theirs & board.bishops_and_queens() {
+            if (bishop_rays(sq) & squares).any() {
+                attacked |= bishop_attacks(sq, occ);
+            }
+        }
+        for sq in theirs & board.rooks_and_queens() {
+            if (rook_rays(sq) & squares).any() {
+                attacked |= rook_attacks(sq, occ);
+            }
+        }
+        attacked & squares
+    }
+
     /// The pawn moves of [`Position::legal_moves_ordered_into`], pawn by pawn.
     #[inline]
     fn push_pawns_ordered(&self, pawns: Bitboard, target: Bitboard, list: &mut MoveList) {
@@ -252,14 +286,8 @@ impl Position {
     #[inline]
     fn push_king_ordered(&self, king: Square, castles: bool, list: &mut MoveList) {
         let board = &self.board;
-        let them = self.turn.other();
-        let occ = board.occupied().with_toggled(king);
-        let mut targets = Bitboard::EMPTY;
-        for to in king_attacks(king) - self.us() {
-            if !board.is_attacked(to, them, occ) {
-                targets.add(to);
-            }
-        }
+        let candidates = king_attacks(king) - self.us();
+        let targets = candidates - self.attacked_among(candidates, king);
         let mut castling = [None; 2];
         let mut rooks = Bitboard::EMPTY;
         if castles {

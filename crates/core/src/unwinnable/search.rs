@@ -233,25 +233,32 @@ impl<'t> Search<'t> {
             None
         };
 
-        // Whether a move exists, without listing them: most nodes are leaves at the
-        // depth limit, which need only that (a mate ends the search there too).
-        if !pos.has_legal_moves() {
+        // A node within the depth lists its moves; a leaf at the depth limit (most
+        // nodes) only asks whether one exists, which is all it needs (a mate ends the
+        // search there too).
+        let ply = self.line.len();
+        let inner = depth < self.max_depth && ply < MAX_PLIES as usize;
+        let has_moves = if inner {
+            if self.table.lists.len() <= ply {
+                self.table.lists.resize_with(ply + 1, MoveList::new);
+            }
+            // In the order the search tries them (see [`ordering`]).
+            pos.legal_moves_ordered_into(&mut self.table.lists[ply]);
+            !self.table.lists[ply].is_empty()
+        } else {
+            pos.has_legal_moves()
+        };
+        if !has_moves {
             return pos.turn() == Color::Black && pos.is_check();
         }
         if white_cannot_mate(pos) {
             return false;
         }
-        if depth >= self.max_depth || self.line.len() >= MAX_PLIES as usize {
+        if !inner {
             self.interrupted = true;
             self.exhaustive = false;
             return false;
         }
-        let ply = self.line.len();
-        if self.table.lists.len() <= ply {
-            self.table.lists.resize_with(ply + 1, MoveList::new);
-        }
-        // In the order the search tries them (see [`ordering`]).
-        pos.legal_moves_ordered_into(&mut self.table.lists[ply]);
 
         if let Some(key) = key {
             self.table.map.insert(
