@@ -205,7 +205,14 @@ impl<'t> Search<'t> {
     fn helpmate(&mut self, pos: &Position, depth: u8) -> bool {
         let left = self.max_depth.saturating_sub(depth);
 
-        let key = if self.use_table {
+        let ply = self.line.len();
+        let inner = depth < self.max_depth && ply < MAX_PLIES as usize;
+        // A leaf (cut by depth) needs no lookup once the iteration is interrupted and
+        // the subtree it ends is not exhaustive: whatever the table says, the leaf
+        // returns false and changes neither (a position in the table has moves, so it
+        // is no mate either). In a deep search that spares most leaves' lookups, the
+        // cache misses of a table larger than the caches.
+        let key = if self.use_table && (inner || !self.interrupted || self.exhaustive) {
             let key = Key::of(pos);
             if let Some(entry) = self.table.map.get(&key) {
                 if entry.exhaustive && entry.finished {
@@ -236,8 +243,6 @@ impl<'t> Search<'t> {
         // A node within the depth lists its moves; a leaf at the depth limit (most
         // nodes) only asks whether one exists, which is all it needs (a mate ends the
         // search there too).
-        let ply = self.line.len();
-        let inner = depth < self.max_depth && ply < MAX_PLIES as usize;
         let has_moves = if inner {
             if self.table.lists.len() <= ply {
                 self.table.lists.resize_with(ply + 1, MoveList::new);
