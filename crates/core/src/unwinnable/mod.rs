@@ -446,11 +446,13 @@ const SEARCH_BEFORE_DEDUCTION: u64 = 64;
 
 /// What identifies a position for the searches' tables: placement, side to move,
 /// castling rights and the en-passant square (the counters play no part in a
-/// helpmate), in 40 bytes, where the whole board took 88: the tables are hit at every
+/// helpmate), in 36 bytes, where the whole board took 88: the tables are hit at every
 /// node, and their slots' size is their cost. The placement is exact in four
 /// bitboards: White's pieces and the three bits of a role's code (1 to 6, so that
-/// every occupied square has one bit set at least).
+/// every occupied square has one bit set at least). Packed to 36 bytes, so that a slot
+/// of the transposition table, key and entry, takes 40.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, packed(4))]
 pub(crate) struct Key {
     white: Bitboard,
     code: [Bitboard; 3],
@@ -486,11 +488,12 @@ impl Hash for Key {
     fn hash<H: Hasher>(&self, state: &mut H) {
         // The words multiplied apart (in parallel), then mixed as MurmurHash3 finishes:
         // the tables take their index from the low bits and a tag from the high ones.
-        let mut h = self.white.0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            ^ self.code[0].0.wrapping_mul(0xbf58_476d_1ce4_e5b9)
-            ^ self.code[1].0.wrapping_mul(0x94d0_49bb_1331_11eb)
-            ^ self.code[2].0.wrapping_mul(0xd6e8_feb8_6659_fd93)
-            ^ u64::from(self.rest).wrapping_mul(0xa076_1d64_78bd_642f);
+        let (white, code, rest) = (self.white, self.code, self.rest);
+        let mut h = white.0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ code[0].0.wrapping_mul(0xbf58_476d_1ce4_e5b9)
+            ^ code[1].0.wrapping_mul(0x94d0_49bb_1331_11eb)
+            ^ code[2].0.wrapping_mul(0xd6e8_feb8_6659_fd93)
+            ^ u64::from(rest).wrapping_mul(0xa076_1d64_78bd_642f);
         h ^= h >> 33;
         h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
         h ^= h >> 33;

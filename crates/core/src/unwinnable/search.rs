@@ -25,8 +25,9 @@ pub(crate) const MAX_PLIES: u8 = 128;
 struct Entry {
     /// The plies that were left when it was searched.
     left: u8,
-    /// The iteration that searched it.
-    iteration: u32,
+    /// The iteration that searched it, its low byte: a table lives for one deepening
+    /// search, at most 127 iterations (depths 2 to 128), which the byte tells apart.
+    iteration: u8,
     /// Whether its search is over (false while it is on the current line).
     finished: bool,
     /// Whether that search was exhaustive: every position reachable from it expanded,
@@ -35,6 +36,9 @@ struct Entry {
     /// in any later search.
     exhaustive: bool,
 }
+
+// A slot of the table: key and entry in 40 bytes.
+const _: () = assert!(std::mem::size_of::<(Key, Entry)>() == 40);
 
 /// The transposition table, owned by the [`super::Solver`] so its allocation is
 /// reused from one question to the next.
@@ -218,7 +222,7 @@ impl<'t> Search<'t> {
                 if entry.exhaustive && entry.finished {
                     return false;
                 }
-                if entry.iteration == self.iteration && entry.left >= left {
+                if entry.iteration == self.iteration as u8 && entry.left >= left {
                     // Met before in this iteration with as many plies left: on the line
                     // (a repetition) or searched already. Within one iteration that ran
                     // without a cut, every position reached is expanded, which is
@@ -227,7 +231,7 @@ impl<'t> Search<'t> {
                     self.exhaustive = false;
                     return false;
                 }
-                if entry.iteration != self.iteration && entry.left >= left {
+                if entry.iteration != self.iteration as u8 && entry.left >= left {
                     // Searched as deep in an earlier, cut iteration: not again, but
                     // this iteration can then prove nothing.
                     self.interrupted = true;
@@ -270,7 +274,7 @@ impl<'t> Search<'t> {
                 key,
                 Entry {
                     left,
-                    iteration: self.iteration,
+                    iteration: self.iteration as u8,
                     finished: false,
                     exhaustive: false,
                 },
