@@ -3,7 +3,8 @@
 
 use super::{Board, CastlingError, Move, MoveList, Position};
 use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
+    rook_attacks, rook_rays,
 };
 use crate::bitboard::Bitboard;
 use crate::types::{CastlingSide, Color, Piece, Rank, Role, Square};
@@ -98,6 +99,14 @@ impl MoveSink for MoveList {
 const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
 const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
 
+/// The moves of the `role` on `from` to each square of `targets`, in the squares' order.
+#[inline]
+fn push_targets(list: &mut MoveList, board: &Board, role: Role, from: Square, targets: Bitboard) {
+    for to in targets {
+        list.push(Move::normal(role, from, board.role_at(to), to, None));
+    }
+}
+
 impl Position {
     /// The en-passant square only when an en-passant capture is legal now.
     pub fn legal_ep_square(&self) -> Option<Square> {
@@ -111,6 +120,212 @@ impl Position {
     pub fn legal_moves_into(&self, list: &mut MoveList) {
         list.clear();
         self.generate(Bitboard::FULL, Bitboard::FULL, true, list);
+    }
+
+    /// Writes every legal move into `list` (cleared first) in the order of the `chess`
+    /// crate's generator, the order the dead-position search tries them in: by role
+    /// (pawn, knight, bishop, rook, queen, king), then the square left, then the square
+    /// reached (for castling the rook's, as [`Move`] keeps it), promotions to a queen
+    /// first, then knight, rook, bishop. Piece by piece, so that no sort is needed.
+    pub(crate) fn legal_moves_ordered_into(&self, list: &mut MoveList) {
+        list.clear();
+        let king = self.king();
+        let checkers = self.checkers;
+        if checkers.more_than_one() {
+            self.push_king_ordered(king, false, list);
+            return;
+        }
+        let board = &self.board;
+        let us = self.us();
+        let target = match checkers.first() {
+            Some(checker) => between(king, checker) | checker,
+            None => !us,
+        };
+        let pinned = self.pinned;
+        let occ = board.occupied();
+
+        let pawns = us & board.by_role(Role::Pawn);
+        if pawns.any() {
+            self.push_pawns_ordered(pawns, target, list);
+        }
+        for from in us & (board.by_role(Role::Knight) - pinned) {
+            push_targets(
+                list,
+                board,
+                Role::Knight,
+                from,
+                knight_attacks(from) & target,
+            );
+        }
+        let queens = board.by_role(Role::Queen);
+        for from in us & board.by_role(Role::Bishop) {
+            let mut t = bishop_attacks(from, occ) & target;
+            if pinned.contains(from) {
+                t &= line(king, from);
+            }
+            push_targets(list, board, Role::Bishop, from, t);
+        }
+        for from in us & board.by_role(Role::Rook) {
+            let mut t = rook_attacks(from, occ) & target;
+            if pinned.contains(from) {
+                t &= line(king, from);
+            }
+            push_targets(list, board, Role::Rook, from, t);
+        }
+        for from in us & queens {
+            let mut t = (bishop_attacks(from, occ) | rook_attacks(from, occ)) & target;
+            if pinned.contains(from) {
+                t &= line(king, from);
+            }
+            push_targets(list, board, Role::Queen, from, t);
+        }
+        self.push_king_ordered(king, checkers.is_empty(), list);
+    }
+
+    /// The squares of `squares` the other side attacks, our king (on `king`) taken off
+    /// the board: every piece's attacks at once, where a test a square went over them
+    /// all for each of the king's squares.
+    #[inline]
+    fn attacked_among(&self, squares: Bitboard, king: Square) -> Bitboard {
+        let board = &self.board;
+        let theirs = self.them();
+        let occ = board.occupied().with_toggled(king);
+        let pawns = theirs & board.by_role(Role::Pawn);
+        let mut attacked = match self.turn {
+            // Black's pawns attack down the board, White's up.
+            Color::White => Bitboard(((pawns - FILE_A).0 >> 9) | ((pawns - FILE_H).0 >> 7)),
+            Color::Black => Bitboard(((pawns - FILE_A).0 << 7) | ((pawns - FILE_H).0 << 9)),
+        };
+        for sq in theirs & board.by_role(Role::King) {
+            attacked |= king_attacks(sq);
+        }
+        for sq in theirs & board.by_role(Role::Knight) {
+            attacked |= knight_attacks(sq);
+        }
+        for sq in theirs & board.bishops_and_queens() {
+            if (bishop_rays(sq) & squares).any() {
+                attacked |= bishop_attacks(sq, occ);
+            }
+        }
+        for sq in theirs & board.rooks_and_queens() {
+            if (rook_rays(sq) & squares).any() {
+                attacked |= rook_attacks(sq, occ);
+            }
+        }
+        attacked & squares
+    }
+
+    /// The pawn moves of [`Position::legal_moves_ordered_into`], pawn by pawn.
+    #[inline]
+    fn push_pawns_ordered(&self, pawns: Bitboard, target: Bitboard, list: &mut MoveList) {
+        let board = &self.board;
+        let king = self.king();
+        let empty = !board.occupied();
+        let them = self.them();
+        let (forward, second_rank): (i32, Bitboard) = match self.turn {
+            Color::White => (8, Bitboard::from_rank(Rank::Second)),
+            Color::Black => (-8, Bitboard::from_rank(Rank::Seventh)),
+        };
+        // The en-passant square, and the pawns that may take on it (each tested apart).
+        let (ep, ep_takers) = match self.ep_square {
+            Some(ep) => (
+                Bitboard::from_square(ep),
+                pawn_attacks(self.turn.other(), ep) & pawns,
+            ),
+            None => (Bitboard::EMPTY, Bitboard::EMPTY),
+        };
+        for from in pawns {
+            let ahead = Square::new_unchecked((from.index() as i32 + forward) as u32);
+            let mut t = Bitboard::EMPTY;
+            if empty.contains(ahead) {
+                t.add(ahead);
+                if second_rank.contains(from) {
+                    let two = Square::new_unchecked((ahead.index() as i32 + forward) as u32);
+                    if empty.contains(two) {
+                        t.add(two);
+                    }
+                }
+            }
+            t |= pawn_attacks(self.turn, from) & them;
+            t &= target;
+            if self.pinned.contains(from) {
+                t &= line(king, from);
+            }
+            let mut ep_move = Bitboard::EMPTY;
+            if ep_takers.contains(from) {
+                let mut any = AnyMove(false);
+                self.gen_en_passant_from(
+                    ep.first().expect("an en-passant square"),
+                    Bitboard::from_square(from),
+                    self.checkers,
+                    &mut any,
+                );
+                if any.0 {
+                    ep_move = ep;
+                }
+            }
+            for to in t | ep_move {
+                if ep_move.contains(to) {
+                    list.push(Move::en_passant(from, to));
+                    continue;
+                }
+                let capture = board.role_at(to);
+                if Bitboard::BACKRANKS.contains(to) {
+                    for promo in [Role::Queen, Role::Knight, Role::Rook, Role::Bishop] {
+                        list.push(Move::normal(Role::Pawn, from, capture, to, Some(promo)));
+                    }
+                } else {
+                    list.push(Move::normal(Role::Pawn, from, capture, to, None));
+                }
+            }
+        }
+    }
+
+    /// The king moves of [`Position::legal_moves_ordered_into`], castling (when
+    /// `castles`) in the place of the rook's square.
+    #[inline]
+    fn push_king_ordered(&self, king: Square, castles: bool, list: &mut MoveList) {
+        let board = &self.board;
+        let candidates = king_attacks(king) - self.us();
+        let targets = candidates - self.attacked_among(candidates, king);
+        let mut castling = [None; 2];
+        let mut rooks = Bitboard::EMPTY;
+        if castles {
+            let color = self.turn;
+            for (i, rook) in (self.castling_rights & Bitboard::from_rank(color.back_rank()))
+                .into_iter()
+                .take(2)
+                .enumerate()
+            {
+                let side = if rook.file() > king.file() {
+                    CastlingSide::KingSide
+                } else {
+                    CastlingSide::QueenSide
+                };
+                if let Ok(m) = self.castle_unchecked_by_check(king, rook, side) {
+                    castling[i] = Some(m);
+                    rooks.add(rook);
+                }
+            }
+        }
+        if rooks.is_empty() {
+            push_targets(list, board, Role::King, king, targets);
+            return;
+        }
+        for to in targets | rooks {
+            if rooks.contains(to) {
+                list.push(
+                    castling
+                        .iter()
+                        .flatten()
+                        .find(|m| m.to == to)
+                        .copied()
+                        .expect("a castling move"),
+                );
+            } else {
+                list.push(Move::normal(Role::King, king, board.role_at(to), to, None));
+            }
+        }
     }
 
     /// Every legal move.

@@ -222,31 +222,6 @@ impl MoveList {
         }
     }
 
-    /// Sorts the moves by `key`, stable, by insertion: the generator's lists are
-    /// nearly in order already for the keys this is used with, where insertion costs
-    /// about one key computation a move (a general sort computed the key at every
-    /// comparison, a quarter of the dead-position search's time).
-    pub(crate) fn sort_nearly_sorted_by_key(&mut self, key: impl Fn(&Move) -> u32) {
-        let moves = &mut self.moves[..self.len];
-        // The key of the last move of the sorted prefix: a move in order costs one key.
-        let mut last = moves.first().map_or(0, &key);
-        for i in 1..moves.len() {
-            let m = moves[i];
-            let k = key(&m);
-            if k >= last {
-                last = k;
-                continue;
-            }
-            // The prefix's last move moves up one place and stays its largest.
-            let mut j = i;
-            while j > 0 && key(&moves[j - 1]) > k {
-                moves[j] = moves[j - 1];
-                j -= 1;
-            }
-            moves[j] = m;
-        }
-    }
-
     /// Keeps only the moves for which `keep` returns true.
     pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
         let mut j = 0;

@@ -25,8 +25,9 @@ pub(crate) const MAX_PLIES: u8 = 128;
 struct Entry {
     /// The plies that were left when it was searched.
     left: u8,
-    /// The iteration that searched it.
-    iteration: u32,
+    /// The iteration that searched it, its low byte: a table lives for one deepening
+    /// search, at most 127 iterations (depths 2 to 128), which the byte tells apart.
+    iteration: u8,
     /// Whether its search is over (false while it is on the current line).
     finished: bool,
     /// Whether that search was exhaustive: every position reachable from it expanded,
@@ -35,6 +36,9 @@ struct Entry {
     /// in any later search.
     exhaustive: bool,
 }
+
+// A slot of the table: key and entry in 40 bytes.
+const _: () = assert!(std::mem::size_of::<(Key, Entry)>() == 40);
 
 /// The transposition table, owned by the [`super::Solver`] so its allocation is
 /// reused from one question to the next.
@@ -187,6 +191,12 @@ impl<'t> Search<'t> {
         None
     }
 
+    /// Whether the last deepening search stopped on its node budget (rather than a
+    /// verdict or the last depth).
+    pub(crate) fn ran_out(&self) -> bool {
+        self.deepening_nodes + self.iteration_nodes > self.node_limit
+    }
+
     fn limit_reached(&self) -> bool {
         (self.nodes_per_ply != u64::MAX
             && self.iteration_nodes > u64::from(self.max_depth) * self.nodes_per_ply)
@@ -199,13 +209,20 @@ impl<'t> Search<'t> {
     fn helpmate(&mut self, pos: &Position, depth: u8) -> bool {
         let left = self.max_depth.saturating_sub(depth);
 
-        let key = if self.use_table {
+        let ply = self.line.len();
+        let inner = depth < self.max_depth && ply < MAX_PLIES as usize;
+        // A leaf (cut by depth) needs no lookup once the iteration is interrupted and
+        // the subtree it ends is not exhaustive: whatever the table says, the leaf
+        // returns false and changes neither (a position in the table has moves, so it
+        // is no mate either). In a deep search that spares most leaves' lookups, the
+        // cache misses of a table larger than the caches.
+        let key = if self.use_table && (inner || !self.interrupted || self.exhaustive) {
             let key = Key::of(pos);
             if let Some(entry) = self.table.map.get(&key) {
                 if entry.exhaustive && entry.finished {
                     return false;
                 }
-                if entry.iteration == self.iteration && entry.left >= left {
+                if entry.iteration == self.iteration as u8 && entry.left >= left {
                     // Met before in this iteration with as many plies left: on the line
                     // (a repetition) or searched already. Within one iteration that ran
                     // without a cut, every position reached is expanded, which is
@@ -214,7 +231,7 @@ impl<'t> Search<'t> {
                     self.exhaustive = false;
                     return false;
                 }
-                if entry.iteration != self.iteration && entry.left >= left {
+                if entry.iteration != self.iteration as u8 && entry.left >= left {
                     // Searched as deep in an earlier, cut iteration: not again, but
                     // this iteration can then prove nothing.
                     self.interrupted = true;
@@ -227,31 +244,37 @@ impl<'t> Search<'t> {
             None
         };
 
-        // Whether a move exists, without listing them: most nodes are leaves at the
-        // depth limit, which need only that (a mate ends the search there too).
-        if !pos.has_legal_moves() {
+        // A node within the depth lists its moves; a leaf at the depth limit (most
+        // nodes) only asks whether one exists, which is all it needs (a mate ends the
+        // search there too).
+        let has_moves = if inner {
+            if self.table.lists.len() <= ply {
+                self.table.lists.resize_with(ply + 1, MoveList::new);
+            }
+            // In the order the search tries them (see [`ordering`]).
+            pos.legal_moves_ordered_into(&mut self.table.lists[ply]);
+            !self.table.lists[ply].is_empty()
+        } else {
+            pos.has_legal_moves()
+        };
+        if !has_moves {
             return pos.turn() == Color::Black && pos.is_check();
         }
         if white_cannot_mate(pos) {
             return false;
         }
-        if depth >= self.max_depth || self.line.len() >= MAX_PLIES as usize {
+        if !inner {
             self.interrupted = true;
             self.exhaustive = false;
             return false;
         }
-        let ply = self.line.len();
-        if self.table.lists.len() <= ply {
-            self.table.lists.resize_with(ply + 1, MoveList::new);
-        }
-        pos.legal_moves_into(&mut self.table.lists[ply]);
 
         if let Some(key) = key {
             self.table.map.insert(
                 key,
                 Entry {
                     left,
-                    iteration: self.iteration,
+                    iteration: self.iteration as u8,
                     finished: false,
                     exhaustive: false,
                 },
@@ -259,7 +282,6 @@ impl<'t> Search<'t> {
         }
         let outer_exhaustive = std::mem::replace(&mut self.exhaustive, true);
 
-        ordering::sort(&mut self.table.lists[ply]);
         let dark_corner = ordering::mates_on_dark_corner(pos);
         for i in 0..self.table.lists[ply].len() {
             // By index: the deeper plies use the lists after this one.

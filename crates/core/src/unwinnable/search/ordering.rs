@@ -50,27 +50,27 @@ impl Guide {
     }
 }
 
-/// Puts the moves in the order the search tries them: by piece (pawns, knights,
-/// bishops, rooks, queens, king), then by the square they leave and the square they go
-/// to, promotions to a queen first, then knight, rook, bishop. The order decides which
-/// of the equally weighted lines a depth-first search meets first; this one is the
-/// order of the move generator of the `chess` crate, under which CHA's budgets were
-/// tuned to decide every position of its test files (with our generator's own order,
-/// two positions of `positions.txt` ran out of the deep search's budget).
-pub(crate) fn sort(moves: &mut MoveList) {
-    moves.sort_nearly_sorted_by_key(|m| {
-        let promotion = match m.promotion() {
-            None | Some(Role::Queen) => 0,
-            Some(Role::Knight) => 1,
-            Some(Role::Rook) => 2,
-            Some(_) => 3,
-        };
-        // Role's own order is the one wanted: pawn, knight, bishop, rook, queen, king.
-        ((m.role().index() as u32) << 16)
-            | ((m.from().index() as u32) << 10)
-            | ((m.to().index() as u32) << 4)
-            | promotion
-    });
+/// The order the search tries moves in, which `Position::legal_moves_ordered_into`
+/// generates them in: by piece (pawns, knights, bishops, rooks, queens, king), then by
+/// the square they leave and the square they go to, promotions to a queen first, then
+/// knight, rook, bishop. The order decides which of the equally weighted lines a
+/// depth-first search meets first; this one is the order of the move generator of the
+/// `chess` crate, under which CHA's budgets were tuned to decide every position of its
+/// test files (with our generator's own order, two positions of `positions.txt` ran out
+/// of the deep search's budget). The key of a move in that order:
+#[cfg(test)]
+pub(crate) fn order_key(m: &Move) -> u32 {
+    let promotion = match m.promotion() {
+        None | Some(Role::Queen) => 0,
+        Some(Role::Knight) => 1,
+        Some(Role::Rook) => 2,
+        Some(_) => 3,
+    };
+    // Role's own order is the one wanted: pawn, knight, bishop, rook, queen, king.
+    ((m.role().index() as u32) << 16)
+        | ((m.from().index() as u32) << 10)
+        | ((m.to().index() as u32) << 4)
+        | promotion
 }
 
 /// Classifies the move `m` of `pos`; `dark_corner` is [`mates_on_dark_corner`] of
@@ -269,5 +269,40 @@ mod tests {
         assert_eq!(d(Square::A1, Square::B2), 4);
         assert_eq!(d(Square::A1, Square::H8), 6);
         assert_eq!(d(Square::D4, Square::E5), 2);
+    }
+
+    /// The generator's order is the search's: every position within three plies of a
+    /// few that have castling, en passant, promotions, pins and checks.
+    #[test]
+    fn ordered_generation_is_sorted_and_complete() {
+        fn walk(pos: &Position, plies: u32) {
+            let mut ordered = MoveList::new();
+            pos.legal_moves_ordered_into(&mut ordered);
+            let mut sorted = pos.legal_moves().to_vec();
+            sorted.sort_by_key(order_key);
+            assert_eq!(&ordered[..], &sorted[..], "{pos:?}");
+            assert!(
+                ordered
+                    .windows(2)
+                    .all(|w| order_key(&w[0]) < order_key(&w[1]))
+            );
+            if plies > 0 {
+                for m in ordered.iter() {
+                    walk(&pos.play(m), plies - 1);
+                }
+            }
+        }
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+            "8/8/2Q2k2/3Kb3/8/2P5/1P6/8 b - - 2 55",
+        ] {
+            let pos = Position::from_fen(fen, crate::Validation::Relaxed).unwrap();
+            walk(&pos, 3);
+        }
     }
 }
