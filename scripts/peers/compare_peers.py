@@ -160,9 +160,11 @@ def variant_key(value):
 # ---------------------------------------------------------------------------------------
 
 def run_planilla(planilla, path):
-    """Returns (games, findings) of `planilla check` on one file."""
+    """Returns (games, findings) of `planilla check` on one file, under the 2014+ Laws
+    (`--rules fide-2023`), which python-chess and pgn-extract count repetitions and the
+    automatic draws by (planilla's default judges each game by the Laws of its Date)."""
     proc = subprocess.run(
-        [planilla, "check", "--format", "jsonl", "-q", path],
+        [planilla, "check", "--rules", "fide-2023", "--format", "jsonl", "-q", path],
         capture_output=True, text=True,
     )
     if proc.returncode not in (0, 1):
