@@ -48,7 +48,7 @@ def arguments(argv):
     parser.add_argument("--output", required=True, help="where the Parquet findings go (a path or any URI Spark writes)")
     parser.add_argument("--split-bytes", "--shard-bytes", dest="split_bytes", type=int, default=64 << 20,
                         help="split plain files larger than this into byte ranges (default 64 MiB)")
-    parser.add_argument("--rules", default="fide-2023")
+    parser.add_argument("--rules", default="by-date")
     parser.add_argument("--lang", default="auto")
     parser.add_argument("--encoding", default="auto")
     parser.add_argument("--select", default=None, help="comma-separated codes")
