@@ -10,7 +10,10 @@
 //! - judging: [`San::notation`] tells how the written form differs from canonical SAN
 //!   (module `notation`);
 //! - writing: [`San::from_move`] gives a move's canonical SAN, and [`San::write`] writes
-//!   it in any language (module `write`).
+//!   it in any language, [`San::write_long`] in long algebraic (module `write`).
+//!
+//! ICCF numeric notation (`5254`) is read beside SAN, as the set of legal moves that fit
+//! the written move, in [`Iccf`].
 //!
 //! Each step tries a fast path for the shapes nearly every move has before its general
 //! path; the fast paths are private and give the same results (tests compare them).
@@ -29,6 +32,7 @@
 //! assert_eq!(canonical.to_string_in(Lang::De), "Sf3");
 //! ```
 
+mod iccf;
 mod lang;
 mod notation;
 mod parse;
@@ -37,6 +41,7 @@ mod resolve;
 mod tests;
 mod write;
 
+pub use iccf::{Iccf, IccfError};
 pub use lang::{Lang, ParseLangError};
 pub use notation::{CaptureMark, CheckMark, Disambiguation, Notation};
 pub use parse::SanParseError;

@@ -8,7 +8,7 @@ use crate::position::{MoveKind, Position};
 use crate::types::{Role, Square};
 
 /// Starting points with pins, checks, promotions and castling near at hand.
-const STARTS: [&str; 5] = [
+pub(super) const STARTS: [&str; 5] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
@@ -17,7 +17,7 @@ const STARTS: [&str; 5] = [
 ];
 
 /// Every position of a few deterministic random playouts from each start.
-fn positions() -> Vec<Position> {
+pub(super) fn positions() -> Vec<Position> {
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move |n: usize| {
         state ^= state << 13;

@@ -83,6 +83,37 @@ impl San {
         }
     }
 
+    /// Appends the legal move `m` in long algebraic notation, piece letters in `lang`:
+    /// the departure square always written, `-` for a quiet move and `x` for a capture
+    /// (`Ng1-f3`, `e2-e4`, `e4xd5`, `e5xd6` en passant, `e7-e8=Q`, `O-O`, `O-O-O`), then
+    /// `suffix` (`+`, `#`, `++`). [`San::parse`] reads it back.
+    pub fn write_long(m: &Move, suffix: Option<Suffix>, lang: Lang, out: &mut String) {
+        match m.castling_side() {
+            Some(CastlingSide::KingSide) => out.push_str("O-O"),
+            Some(CastlingSide::QueenSide) => out.push_str("O-O-O"),
+            None => {
+                if m.role() != Role::Pawn {
+                    out.push_str(lang.letter(m.role()).unwrap_or("?"));
+                }
+                out.push(m.from().file().char());
+                out.push(m.from().rank().char());
+                out.push(if m.is_capture() { 'x' } else { '-' });
+                out.push(m.to().file().char());
+                out.push(m.to().rank().char());
+                if let Some(p) = m.promotion() {
+                    out.push('=');
+                    out.push_str(lang.letter(p).unwrap_or("?"));
+                }
+            }
+        }
+        match suffix {
+            None => {}
+            Some(Suffix::Check) => out.push('+'),
+            Some(Suffix::Mate) => out.push('#'),
+            Some(Suffix::DoublePlus) => out.push_str("++"),
+        }
+    }
+
     /// The move written in `lang`.
     pub fn to_string_in(&self, lang: Lang) -> String {
         let mut s = String::with_capacity(8);
@@ -95,5 +126,64 @@ impl San {
 impl fmt::Display for San {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_string_in(Lang::En))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::San;
+    use crate::Validation;
+    use crate::position::Position;
+    use crate::san::tests::{STARTS, positions};
+    use crate::san::{Lang, Suffix};
+
+    #[test]
+    fn long_algebraic_forms() {
+        let pos = Position::from_fen(
+            "r3k2r/1P6/8/3pP3/8/8/8/R3K1NR w KQkq d6 0 2",
+            Validation::Relaxed,
+        )
+        .expect("a valid FEN");
+        for (san, lang, suffix, long) in [
+            ("Nf3", Lang::En, None, "Ng1-f3"),
+            ("Nf3", Lang::Es, Some(Suffix::Check), "Cg1-f3+"),
+            ("exd6", Lang::En, None, "e5xd6"),
+            ("e6", Lang::En, None, "e5-e6"),
+            ("b8=Q", Lang::En, Some(Suffix::Mate), "b7-b8=Q#"),
+            ("bxa8=N", Lang::De, None, "b7xa8=S"),
+            ("O-O-O", Lang::En, None, "O-O-O"),
+            ("Rxa8", Lang::Es, Some(Suffix::DoublePlus), "Ta1xa8++"),
+        ] {
+            let m = San::parse(san.as_bytes(), Lang::En)
+                .expect(san)
+                .resolve(&pos)
+                .expect(san);
+            let mut out = String::new();
+            San::write_long(&m, suffix, lang, &mut out);
+            assert_eq!(out, long, "{san}");
+        }
+    }
+
+    #[test]
+    fn long_algebraic_reads_back_as_the_move() {
+        let mut checked = 0;
+        let all = positions().into_iter().step_by(5);
+        let starts = STARTS
+            .iter()
+            .map(|f| Position::from_fen(f, Validation::Relaxed).expect("a valid FEN"));
+        for pos in all.chain(starts) {
+            for m in pos.legal_moves().iter() {
+                for lang in [Lang::En, Lang::Es, Lang::De, Lang::Figurine] {
+                    let suffix = Suffix::deserved(&pos.play(m));
+                    let mut text = String::new();
+                    San::write_long(m, suffix, lang, &mut text);
+                    let san = San::parse(text.as_bytes(), lang).expect(&text);
+                    assert_eq!(san.resolve(&pos), Ok(*m), "{text} at {}", pos.fen());
+                    assert_eq!(san.suffix, suffix, "{text}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 }
