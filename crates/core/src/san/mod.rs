@@ -12,8 +12,10 @@
 //! - writing: [`San::from_move`] gives a move's canonical SAN, and [`San::write`] writes
 //!   it in any language, [`San::write_long`] in long algebraic (module `write`).
 //!
-//! ICCF numeric notation (`5254`) is read beside SAN, as the set of legal moves that fit
-//! the written move, in [`Iccf`].
+//! Two older notations are read beside SAN, each as the set of legal moves that fit the
+//! written move: descriptive notation, English (`P-K4`, `N-KB3`) and Spanish (`P4R`,
+//! `C3AR`), in [`Descriptive`] (written by [`write_descriptive`]), and ICCF numeric
+//! notation (`5254`) in [`Iccf`].
 //!
 //! Each step tries a fast path for the shapes nearly every move has before its general
 //! path; the fast paths are private and give the same results (tests compare them).
@@ -32,6 +34,7 @@
 //! assert_eq!(canonical.to_string_in(Lang::De), "Sf3");
 //! ```
 
+mod descriptive;
 mod iccf;
 mod lang;
 mod notation;
@@ -41,6 +44,7 @@ mod resolve;
 mod tests;
 mod write;
 
+pub use descriptive::{Descriptive, DescriptiveError, write_descriptive};
 pub use iccf::{Iccf, IccfError};
 pub use lang::{Lang, ParseLangError};
 pub use notation::{CaptureMark, CheckMark, Disambiguation, Notation};

@@ -405,7 +405,7 @@ fn parse_plain(bytes: &[u8], lang: Lang) -> Option<San> {
     })
 }
 
-fn parse_castling(s: &[u8]) -> Option<(CastlingSide, Forms)> {
+pub(super) fn parse_castling(s: &[u8]) -> Option<(CastlingSide, Forms)> {
     if !matches!(s.first(), Some(b'O' | b'o' | b'0')) || s.len() > 9 {
         return None;
     }
