@@ -247,6 +247,9 @@ enum Kind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Descriptive {
     kind: Kind,
+    /// A second reading of the same text, whose moves fit too: Spanish `P8TD` is a pawn
+    /// to a8 (`8TD`) or to a8 or h8 promoting to a queen (`8T` `D`).
+    or: Option<Kind>,
     suffix: Option<Suffix>,
     en_passant: bool,
 }
@@ -756,6 +759,7 @@ impl Descriptive {
         let castle = |side| {
             Ok(Descriptive {
                 kind: Kind::Castle(side),
+                or: None,
                 suffix,
                 en_passant: false,
             })
@@ -779,8 +783,26 @@ impl Descriptive {
             }
         }
         let kind = Reader { s: &core, i: 0, l }.body()?;
+        // Spanish `P8TD`, `PxTD`: the file or piece `TD` (`CD`, `AD`), or `T` and a
+        // queen promotion written bare.
+        let or = match (&kind, &core[..]) {
+            (
+                Kind::Move {
+                    role: Role::Pawn,
+                    promotion: None,
+                    ..
+                },
+                [.., b'T' | b'C' | b'A', b'D'],
+            ) if !l.english => {
+                let mut text = core[..core.len() - 1].to_vec();
+                text.extend_from_slice(b"=D");
+                Reader { s: &text, i: 0, l }.body().ok()
+            }
+            _ => None,
+        };
         Ok(Descriptive {
             kind,
+            or,
             suffix,
             en_passant,
         })
@@ -788,8 +810,16 @@ impl Descriptive {
 
     /// Whether the legal move `m` of `pos` fits the written move.
     pub fn fits(&self, pos: &Position, m: &Move) -> bool {
+        self.kind_fits(&self.kind, pos, m)
+            || self
+                .or
+                .as_ref()
+                .is_some_and(|or| self.kind_fits(or, pos, m))
+    }
+
+    fn kind_fits(&self, kind: &Kind, pos: &Position, m: &Move) -> bool {
         let us = pos.turn();
-        match self.kind {
+        match *kind {
             Kind::Castle(side) => m
                 .castling_side()
                 .is_some_and(|s| side.is_none_or(|w| w == s)),
@@ -858,8 +888,17 @@ impl Descriptive {
     /// move fits: `a knight move to c3 or f3`, `a pawn capturing a pawn`, `a bishop
     /// capturing a knight on f6`, `castling king-side`.
     pub fn describe(&self, pos: &Position) -> String {
+        let mut s = self.describe_kind(&self.kind, pos);
+        if let Some(or) = &self.or {
+            s.push_str(", or ");
+            s.push_str(&self.describe_kind(or, pos));
+        }
+        s
+    }
+
+    fn describe_kind(&self, kind: &Kind, pos: &Position) -> String {
         let us = pos.turn();
-        match self.kind {
+        match *kind {
             Kind::Castle(Some(CastlingSide::KingSide)) => "castling king-side".to_string(),
             Kind::Castle(Some(CastlingSide::QueenSide)) => "castling queen-side".to_string(),
             Kind::Castle(None) => "castling".to_string(),
@@ -1281,6 +1320,26 @@ mod tests {
         (PROMO, Lang::Es, "P8R(D)", &["e7e8q"]),
         (PROMO, Lang::Es, "P8R=C", &["e7e8n"]),
         (PROMO, Lang::Es, "PxT=D", &["e7d8q"]),
+        // Spanish `TD` is a file or a rook, or `T` with a queen written bare.
+        ("k7/7P/8/8/8/8/8/K7 w - - 0 1", Lang::Es, "P8TD", &["h7h8q"]),
+        (
+            "7k/P7/8/8/8/8/8/7K w - - 0 1",
+            Lang::Es,
+            "P8TD",
+            &["a7a8b", "a7a8n", "a7a8q", "a7a8r"],
+        ),
+        (
+            "5r2/4P2k/8/8/8/8/8/4K3 w - - 0 1",
+            Lang::Es,
+            "PxTD",
+            &["e7f8q"],
+        ),
+        (
+            "3r4/4P2k/8/8/8/8/8/4K3 w - - 0 1",
+            Lang::Es,
+            "PxTD",
+            &["e7d8b", "e7d8n", "e7d8q", "e7d8r"],
+        ),
         (
             "4k3/8/8/8/8/8/3p4/7K b - - 0 1",
             Lang::En,
@@ -1334,6 +1393,55 @@ mod tests {
                 "{text:?} in {lang:?} at {f}"
             );
         }
+    }
+
+    /// A caller tries SAN first: SAN refuses every descriptive move but castling, and
+    /// descriptive notation refuses the SAN of every move but castling.
+    #[test]
+    fn san_and_descriptive_do_not_overlap() {
+        for &(_, lang, text, _) in TABLE {
+            let d = Descriptive::parse(text.as_bytes(), lang).expect(text);
+            if !d.is_castling() {
+                assert!(San::parse(text.as_bytes(), lang).is_err(), "{text}");
+            }
+        }
+        for pos in positions().into_iter().step_by(11) {
+            for m in pos.legal_moves().iter() {
+                for lang in [Lang::En, Lang::Es] {
+                    let text = San::from_move(&pos, m).to_string_in(lang);
+                    let d = Descriptive::parse(text.as_bytes(), lang);
+                    assert_eq!(d.is_ok(), m.castling_side().is_some(), "{text}");
+                }
+            }
+        }
+    }
+
+    /// Any text at all is read without panicking, and what reads lists its moves.
+    #[test]
+    fn any_text_reads_without_panic() {
+        fn strings(alphabet: &[u8], s: &mut Vec<u8>, max: usize, each: &mut dyn FnMut(&[u8])) {
+            each(s);
+            if s.len() < max {
+                for &c in alphabet {
+                    s.push(c);
+                    strings(alphabet, s, max, each);
+                    s.pop();
+                }
+            }
+        }
+        let pos = fen(PROMO);
+        let mut list = MoveList::new();
+        let mut read = 0;
+        for lang in [Lang::En, Lang::Es] {
+            strings(b"PKRQDTAC8x-(/=1t ", &mut Vec::new(), 4, &mut |s| {
+                if let Ok(d) = Descriptive::parse(s, lang) {
+                    read += 1;
+                    d.candidates(&pos, &mut list);
+                    let _ = d.describe(&pos);
+                }
+            });
+        }
+        assert!(read > 500, "{read}");
     }
 
     #[test]
@@ -1477,6 +1585,13 @@ mod tests {
             (CASTLING, "O-O", Lang::En, false, "castling king-side"),
             (CASTLING, "0-0-0", Lang::Es, false, "castling queen-side"),
             (CASTLING, "Castles", Lang::En, false, "castling"),
+            (
+                "k7/7P/8/8/8/8/8/K7 w - - 0 1",
+                "P8TD",
+                Lang::Es,
+                false,
+                "a pawn move to a8, or a pawn move to a8 or h8 promoting to a queen",
+            ),
         ] {
             let d = Descriptive::parse(text.as_bytes(), lang).expect(text);
             assert_eq!(d.is_capture(), capture, "{text}");
