@@ -735,13 +735,17 @@ impl Reader<'_> {
 
 impl Descriptive {
     /// Reads a move in descriptive notation: `lang` is [`Lang::En`] (English descriptive)
-    /// or [`Lang::Es`] (Spanish descriptive). Marks after the move, glued or after spaces,
-    /// are accepted: check marks (`+`, `ch`, `check`, `dis ch`, `dbl ch`, Spanish `jaque`:
-    /// [`Suffix::Check`]; `#`, `mate`: [`Suffix::Mate`]; `++`: [`Suffix::DoublePlus`], as
+    /// or [`Lang::Es`] (Spanish descriptive). Spaces inside the move are dropped
+    /// (`P x P`). Marks after the move, glued or after spaces, are accepted: check marks
+    /// (`+`, `ch`, `check`, `dis ch`, `dbl ch`, Spanish `jaque`: [`Suffix::Check`]; `#`,
+    /// `mate`: [`Suffix::Mate`]; `++`: [`Suffix::DoublePlus`], as
     /// [`San::parse`](super::San::parse) reads it), `e.p.`/`a.p.` (which then fits only an
     /// en-passant capture) and annotation glyphs (`!`, `?!`). Castling is `O-O`, `0-0`,
     /// `O-O-O`, `0-0-0`, `Castles` (either side), `Castles KR`/`QR`, Spanish
     /// `enroque corto`/`largo`.
+    ///
+    /// Spanish `P8TD` (also `CD`, `AD`; `PxTD`) is read both ways, the file or piece `TD`
+    /// or `T` then a queen written bare: the moves of either reading fit.
     ///
     /// Algebraic notation (`e4`, `Nf3`, `exd5`) is refused, so a caller may try SAN
     /// first; only castling reads the same in both.
@@ -755,7 +759,7 @@ impl Descriptive {
         if core.is_empty() {
             return Err(DescriptiveError::Empty);
         }
-        let core = normalise(core);
+        let mut core = normalise(core);
         let castle = |side| {
             Ok(Descriptive {
                 kind: Kind::Castle(side),
@@ -770,7 +774,9 @@ impl Descriptive {
         if let Some(side) = castling_words(&core) {
             return castle(side);
         }
-        if !core[0].is_ascii_uppercase() {
+        // Spaces inside the move (`P x P`, `P-K8 (Q)`) are dropped.
+        core.retain(|&c| c != b' ');
+        if !core.first().is_some_and(u8::is_ascii_uppercase) {
             return Err(DescriptiveError::NotDescriptive);
         }
         for (i, &c) in core.iter().enumerate() {
@@ -1299,6 +1305,8 @@ mod tests {
         (PROMO, Lang::En, "P-K8Q", &["e7e8q"]),
         (PROMO, Lang::En, "P-K8(Q)", &["e7e8q"]),
         (PROMO, Lang::En, "P-K8/Q", &["e7e8q"]),
+        (PROMO, Lang::En, "P-K8 (Q) ch", &["e7e8q"]),
+        (PROMO, Lang::En, "P x R = Q", &["e7d8q"]),
         (PROMO, Lang::En, "P-K8=Kt", &["e7e8n"]),
         (
             PROMO,
