@@ -23,7 +23,7 @@ Descriptive moves are written in the shortest form that fits exactly one legal m
   - a pawn qualifier is its current file: KBP (English) / PAR (Spanish) is an f-pawn, BP
     (PA) a c- or f-pawn, QP (PD) a d-pawn;
   - further qualifiers, when sides do not tell: the mover's rank `N(4)-N5` (Spanish
-    `C(4)5C`), side and rank `KN(4)-N5`, the mover's square `Q(QR8)-...`, the captured
+    `C(4)5C`; doubled pawns `P(5)xP`), side and rank `KN(4)-N5`, the mover's square `Q(QR8)-...`, the captured
     piece's square `QxN(KB2)` (Spanish `DxC(2AR)`).
 The matcher below is both the writer's ambiguity test and the reader's resolution, so
 `selftest` (write, read back, compare) is the proof that every written form fits
@@ -44,8 +44,10 @@ Usage:
       skipped with a note on standard error.
   notation_oracle.py read --from NOTATION FILE
       read a file written in NOTATION (hand-written too; `Kt` accepted for the knight) and
-      print it as canonical SAN in the same layout; exit 1 at the first move that fits no
-      legal move or more than one (the message names the moves that fit).
+      print it with each move replaced by its canonical SAN, token by token, as `planilla
+      convert` must (a mark written apart goes with the space before it); exit 1 at the
+      first move that fits no legal move or more than one (the message names the moves
+      that fit).
   notation_oracle.py selftest FILE...
       write every notation of every game, read each back, compare; prints counts, exit 1
       on any disagreement.
@@ -107,7 +109,7 @@ def abs_square(file, rank, color):
 # A qualifier of a piece (the mover, or the captured piece) is a tuple:
 #   ("side", "K"|"Q")      knight, bishop, rook
 #   ("file", NAME)         pawn: NAME in FILES_OF
-#   ("rank", r)            rank from the mover's side
+#   ("rank", r)            rank from the mover's side (doubled pawns: P(5)xP)
 #   ("siderank", side, r)
 #   ("square", sq)         absolute square (written from the mover's side)
 
@@ -147,6 +149,7 @@ def quals_for(square, ptype, owner, mover):
         if f in SHORT_OF:
             out.append(("file", SHORT_OF[f]))
         out.append(("file", FILE_EN[f]))
+        out.append(("rank", rel_rank(square, mover)))
     elif ptype in (chess.KNIGHT, chess.BISHOP, chess.ROOK):
         out.append(("side", side_of(square, ptype, owner)))
         out.append(("rank", rel_rank(square, mover)))
@@ -655,26 +658,63 @@ def read_record(head, body, notation):
     return start, moves
 
 
+def is_mark(tok):
+    return tok in ("ch", "mate", "+", "++", "#") or re.fullmatch(r"(e\.p\.|a\.p\.)(\+\+|\+|#)?", tok)
+
+
+def convert_text(text, notation):
+    """The text with each move token replaced by its canonical SAN, a mark written apart
+    removed with the space before it, everything else (tags, move numbers, comments,
+    spaces, line breaks) kept: what `planilla convert` must write. ValueError at the first
+    move that fits no legal move or more than one."""
+    out = []
+    board = None
+    game = 0
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        if line.startswith("["):
+            m = re.match(r'\[FEN "(.*)"\]', line)
+            if board is None or board.move_stack:
+                board, game = chess.Board(), game + 1
+            if m:
+                board = chess.Board(m.group(1))
+            out.append(line)
+            continue
+        if board is None:
+            board, game = chess.Board(), game + 1
+        pieces = []
+        for m in re.finditer(r"(\s*)(\{[^}]*\}|[^\s{]+)|\s+$", line):
+            tok = m.group(2)
+            sep = m.group(1) if tok is not None else m.group(0)
+            if tok is None:
+                pieces.append(sep)
+                continue
+            body = re.sub(r"^\d+\.+", "", tok)
+            if tok.startswith("{") or not body or tok in ("1-0", "0-1", "1/2-1/2", "*"):
+                pieces.append(sep + tok)
+                continue
+            if is_mark(tok):
+                continue
+            try:
+                move = read_move(board, body, notation)
+            except ValueError as e:
+                raise ValueError(f"game {game}: move {board.fullmove_number}"
+                                 f"{'.' if board.turn else '...'} {e}") from None
+            pieces.append(sep + tok[: len(tok) - len(body)] + board.san(move))
+            board.push(move)
+        out.append("".join(pieces))
+    return "".join(out)
+
+
 def cmd_read(args):
     with open(args.file, "rb") as f:
         text = decode(f.read())
-    status = 0
-    for n, (head, body) in enumerate(split_records(text), 1):
-        try:
-            board, moves = read_record(head, body, args.notation)
-        except ValueError as e:
-            print(f"{args.file}: game {n}: {e}", file=sys.stderr)
-            status = 1
-            continue
-        result = (tokens_of_movetext_result(body) or "*")
-        lines = movetext(board, moves, "san", result)[1]
-        sys.stdout.write("\n".join(head + [""] + lines) + "\n\n")
-    return status
-
-
-def tokens_of_movetext_result(body):
-    m = re.search(r"(1-0|0-1|1/2-1/2|\*)\s*$", body)
-    return m.group(1) if m else None
+    try:
+        sys.stdout.write(convert_text(text, args.notation))
+    except ValueError as e:
+        print(f"{args.file}: {e}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def cmd_selftest(args):
