@@ -45,9 +45,9 @@ Usage:
   notation_oracle.py read --from NOTATION FILE
       read a file written in NOTATION (hand-written too; `Kt` accepted for the knight) and
       print it with each move replaced by its canonical SAN, token by token, as `planilla
-      convert` must (a mark written apart goes with the space before it); exit 1 at the
-      first move that fits no legal move or more than one (the message names the moves
-      that fit).
+      convert` must (a mark written apart goes with the space before it). A game (records
+      start at `[Event`) with a move that fits no legal move or more than one is reported
+      on standard error, naming the moves that fit, and copied unchanged; exit 1 then.
   notation_oracle.py selftest FILE...
       write every notation of every game, read each back, compare; prints counts, exit 1
       on any disagreement.
@@ -709,12 +709,16 @@ def convert_text(text, notation):
 def cmd_read(args):
     with open(args.file, "rb") as f:
         text = decode(f.read())
-    try:
-        sys.stdout.write(convert_text(text, args.notation))
-    except ValueError as e:
-        print(f"{args.file}: {e}", file=sys.stderr)
-        return 1
-    return 0
+    status = 0
+    parts = re.split(r"(?m)^(?=\[Event )", text)
+    for n, part in enumerate(p for p in parts if p):
+        try:
+            sys.stdout.write(convert_text(part, args.notation))
+        except ValueError as e:
+            print(f"{args.file}: {e.args[0].replace('game 1', f'game {n + 1}', 1)}", file=sys.stderr)
+            sys.stdout.write(part)
+            status = 1
+    return status
 
 
 def cmd_selftest(args):
