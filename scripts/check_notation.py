@@ -24,6 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import notation_oracle as oracle  # noqa: E402
 
 import chess.pgn  # noqa: E402
+import logging  # noqa: E402
+
+logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)  # errors are counted, not logged
 
 READ = ("desc-en", "desc-es", "iccf", "lan", "lan-es")
 WRITE = ("lan", "lan-es", "iccf")

@@ -67,6 +67,10 @@ except ImportError:  # pragma: no cover
         "target/venv-notation/bin/pip install -q chess"
     )
 
+import logging
+
+logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)  # game.errors says it
+
 NOTATIONS = ("desc-en", "desc-es", "iccf", "lan", "lan-es", "san")
 STR_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 WIDTH = 79
