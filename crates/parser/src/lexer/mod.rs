@@ -41,7 +41,7 @@ use classes::line_content_len;
 use classes::non_ascii_token;
 use classes::word_len;
 use moves::san_fast;
-pub(crate) use moves::{en_passant_len, san_len};
+pub(crate) use moves::{check_word_len, descriptive_len, en_passant_len, san_len};
 use movetext::movetext_run;
 use numbers::digit_token;
 use numbers::evaluation_len;
@@ -761,9 +761,18 @@ impl Lexer {
                 en_passant_len(rest, encoding).unwrap_or(1),
             ),
             // `k`-`t`: castling `o-o` and the lower-case piece letters (`nf3`).
+            // Check and mate as words (`P-Q4 ch`, `R-Q8 mate`): marks the replay joins to
+            // the move before them, as it does `+` and `#`.
+            b'c' | b'd' | b'm' if check_word_len(rest, encoding).is_some() => (
+                TokenKind::Glyph,
+                check_word_len(rest, encoding).unwrap_or(1),
+            ),
             b'A'..=b'Z' | b'a'..=b'h' | b'k'..=b't' => match san_len(rest, encoding) {
                 Some(len) => (TokenKind::San, len),
-                None => (TokenKind::Unknown, word_len(rest, encoding)),
+                None => match descriptive_len(rest, encoding) {
+                    Some(len) => (TokenKind::San, len),
+                    None => (TokenKind::Unknown, word_len(rest, encoding)),
+                },
             },
             0x80..=0xFF => non_ascii_token(rest, encoding),
             // A stray `}` (a `{` is handled by the caller) and anything else.

@@ -283,6 +283,82 @@ pub(crate) fn san_len(s: &[u8], encoding: Encoding) -> Option<usize> {
     san_suffix(s, i, encoding)
 }
 
+/// The pieces of the descriptive notations (English K Q R B N P, `Kt`; Spanish R D T A C
+/// P), which a descriptive move's words are made of.
+fn is_descriptive_letter(b: u8) -> bool {
+    matches!(
+        b,
+        b'K' | b'Q' | b'R' | b'B' | b'N' | b'P' | b'T' | b'C' | b'A' | b'D'
+    )
+}
+
+/// The length of a move in descriptive notation at the start of `s`, English (`P-K4`,
+/// `N-KB3`, `PxP`, `KtxB`, `R(1)-Q1`, `QxN(KB2)`, `P-K8=Q`, `P-Q4ch`) or Spanish (`P4R`,
+/// `C3AR`, `PAxP`, `C(4R)6D`, `P8R=D`), check marks included; tried when [`san_len`]
+/// reads no move there, so that a SAN move is never read as one. Only the shape is
+/// checked: what the move means, the core's descriptive reader decides. It must name a
+/// square (a rank digit) or a capture (`x`).
+pub(crate) fn descriptive_len(s: &[u8], encoding: Encoding) -> Option<usize> {
+    // Castling as some English books print it.
+    if (s.starts_with(b"Castles") || s.starts_with(b"castles")) && is_token_end(s, 7, encoding) {
+        return Some(7);
+    }
+    if !s.first().copied().is_some_and(is_descriptive_letter) {
+        return None;
+    }
+    let mut i = 0;
+    let (mut square, mut capture) = (false, false);
+    while let Some(&b) = s.get(i) {
+        match b {
+            b if is_descriptive_letter(b) => i += 1,
+            b't' if i > 0 && s[i - 1] == b'K' => i += 1,
+            b'1'..=b'8' => {
+                square = true;
+                i += 1;
+            }
+            b'x' | b':' => {
+                capture = true;
+                i += 1;
+            }
+            b'-' | b'/' | b'=' if i > 0 => i += 1,
+            // A qualifier or a promotion piece in parentheses: `N(4)`, `R(QR1)`,
+            // `(4AD)`, `(Q)`.
+            b'(' => {
+                let inner = s[i + 1..]
+                    .iter()
+                    .take(6)
+                    .take_while(|&&c| is_descriptive_letter(c) || matches!(c, b'1'..=b'8' | b't'))
+                    .count();
+                if inner == 0 || s.get(i + 1 + inner) != Some(&b')') {
+                    break;
+                }
+                i += inner + 2;
+            }
+            _ => break,
+        }
+        if i > 20 {
+            return None;
+        }
+    }
+    if !(square || capture) || matches!(s[i - 1], b'-' | b'/' | b'=' | b'x' | b':') {
+        return None;
+    }
+    // Check glued as English books write it: `P-Q4ch`.
+    if s[i..].starts_with(b"ch") && is_token_end(s, i + 2, encoding) {
+        return Some(i + 2);
+    }
+    san_suffix(s, i, encoding)
+}
+
+/// A check or mate mark written as a word after a move, as English descriptive books
+/// write it: `ch`, `mate`, `dis ch`, `dbl ch`.
+pub(crate) fn check_word_len(s: &[u8], encoding: Encoding) -> Option<usize> {
+    [&b"dis ch"[..], b"dbl ch", b"ch", b"mate"]
+        .into_iter()
+        .find(|w| s.starts_with(w) && is_token_end(s, w.len(), encoding))
+        .map(<[u8]>::len)
+}
+
 /// Skips a promotion after the destination square: `=Q`, `/Q`, `(Q)`, `Q`, `=♕`, or a
 /// lower-case UCI letter (`e7e8q`).
 fn promotion_end(s: &[u8], i: usize, encoding: Encoding) -> usize {
@@ -328,6 +404,55 @@ mod tests {
                 let expected = u32::from(naive(byte)) << position;
                 assert_eq!(move_body_mask(&window), expected, "{byte:#x}@{position}");
             }
+        }
+    }
+
+    /// Descriptive moves are read whole, their check marks included, and only where SAN
+    /// reads nothing; words that are no move are left alone.
+    #[test]
+    fn descriptive_moves_are_one_token() {
+        for (text, len) in [
+            ("P-K4 ", 4),
+            ("N-KB3 ", 5),
+            ("Kt-KB3 ", 6),
+            ("PxP e.p.", 3),
+            ("QxN(KB2) ", 8),
+            ("R(QR1)-N1 ", 9),
+            ("N(4)-N5 ", 7),
+            ("P-K8=Q ch", 6),
+            ("P-K8(Q) ", 7),
+            ("P-Q4ch ", 6),
+            ("B-N5+ ", 5),
+            ("P4R ", 3),
+            ("C3AR ", 4),
+            ("C(4R)6D ", 7),
+            ("CxP(4AD) ", 8),
+            ("P8R=D++ ", 7),
+            ("Castles ", 7),
+            ("R-Q1)", 4),
+        ] {
+            assert_eq!(
+                descriptive_len(text.as_bytes(), Encoding::Auto),
+                Some(len),
+                "{text}"
+            );
+        }
+        for text in ["Pxx ", "RR ", "P- ", "Kt ", "DRAW ", "N(4 ", "Pe4x "] {
+            assert_eq!(
+                descriptive_len(text.as_bytes(), Encoding::Auto),
+                None,
+                "{text}"
+            );
+        }
+        for (text, len) in [("ch ", 2), ("mate)", 4), ("dis ch ", 6), ("dbl ch", 6)] {
+            assert_eq!(check_word_len(text.as_bytes(), Encoding::Auto), Some(len));
+        }
+        for text in ["chess", "mated", "dis"] {
+            assert_eq!(
+                check_word_len(text.as_bytes(), Encoding::Auto),
+                None,
+                "{text}"
+            );
         }
     }
 

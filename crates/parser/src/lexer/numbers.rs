@@ -15,6 +15,9 @@ use nom::{IResult, Parser};
 pub(super) fn digit_token(s: &[u8], encoding: Encoding) -> (TokenKind, usize) {
     // Fast path: `12.` not followed by a spaced ellipsis, or `12...`.
     let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
+    if let Some(len) = iccf_len(s, digits, encoding) {
+        return (TokenKind::San, len);
+    }
     if s.get(digits) == Some(&b'.') {
         // `0.5-0.5` and its kin: no move is numbered 0.
         if digits == 1
@@ -61,6 +64,23 @@ pub(super) fn digit_token(s: &[u8], encoding: Encoding) -> (TokenKind, usize) {
         }
         Err(_) => (TokenKind::Unknown, word_len(s, encoding)),
     }
+}
+
+/// A move in ICCF numeric notation: four digits 1-8 (departure file and rank,
+/// destination file and rank: `5254` is e2-e4), a fifth digit 1-4 for a promotion
+/// (`57581`), check marks, then a token end; `digits` is the length of the run of digits
+/// at the start of `s`. A move number is never written so (no dot, four digits 1-8).
+fn iccf_len(s: &[u8], digits: usize, encoding: Encoding) -> Option<usize> {
+    let square_digits = |d: &[u8]| d.iter().all(|b| matches!(b, b'1'..=b'8'));
+    let ok = match digits {
+        4 => square_digits(&s[..4]),
+        5 => square_digits(&s[..4]) && matches!(s[4], b'1'..=b'4'),
+        _ => false,
+    };
+    if !ok {
+        return None;
+    }
+    san_suffix(s, digits, encoding)
 }
 
 /// A result must not run on into a word (`1-0-0`, `1/2x`).
@@ -243,6 +263,25 @@ mod tests {
             );
         }
         assert_eq!(digit_token(b"0-0", Encoding::Auto).0, TokenKind::San);
+    }
+
+    /// ICCF numbers are moves; numbers that cannot be one stay move numbers.
+    #[test]
+    fn iccf_numbers_are_moves() {
+        for (text, len) in [("5254 ", 4), ("57581 ", 5), ("7163+ ", 5), ("5171)", 4)] {
+            assert_eq!(
+                digit_token(text.as_bytes(), Encoding::Auto),
+                (TokenKind::San, len),
+                "{text}"
+            );
+        }
+        for text in ["5254. ", "5294 ", "57585 ", "525 ", "525412 ", "1234. "] {
+            assert_ne!(
+                digit_token(text.as_bytes(), Encoding::Auto).0,
+                TokenKind::San,
+                "{text}"
+            );
+        }
     }
 
     proptest! {
