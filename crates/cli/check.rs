@@ -5,7 +5,8 @@ use crate::baseline::{Baseline, Recorder, game_key};
 use crate::config::{ConfigArgs, Given, Settings};
 use crate::html::GameText;
 use crate::input::{
-    BarProgress, InputArgs, LangChoice, Source, collect_sources, progress_bar, show_games,
+    BarProgress, InputArgs, LangChoice, NotationChoice, Source, collect_sources, progress_bar,
+    show_games,
 };
 use crate::output::{ColorChoice, Format, Totals, Writer};
 use crate::range::RangeArgs;
@@ -31,6 +32,11 @@ pub struct CheckArgs {
     /// de, nl or figurine.
     #[arg(long, default_value = "auto")]
     pub lang: LangChoice,
+    /// Notation of the moves: auto (each move read in the notation its form is, the
+    /// game's named in a note), san, lan (long algebraic), iccf (ICCF numeric) or
+    /// descriptive (English or Spanish, by --lang or by the moves).
+    #[arg(long, default_value = "auto")]
+    pub notation: NotationChoice,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -152,6 +158,7 @@ impl Profile {
             config: Config {
                 rules: given.pick("rules", args.rules, settings.rules),
                 lang: given.pick("lang", args.lang, settings.lang).0,
+                notation: given.pick("notation", args.notation, settings.notation).0,
             },
             encoding: given.pick("encoding", args.input.encoding, settings.encoding),
             select: given.pick("select", args.select.clone(), settings.select),

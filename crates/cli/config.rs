@@ -8,7 +8,7 @@
 //! a bad value gets the same message, with the file and line in front.
 
 use crate::check::FailOn;
-use crate::input::{InputArgs, LangChoice, clean_absolute};
+use crate::input::{InputArgs, LangChoice, NotationChoice, clean_absolute};
 use crate::output::Format;
 use anyhow::{Context, bail};
 use clap::ValueEnum;
@@ -63,6 +63,7 @@ impl Given<'_> {
 struct RawConfig {
     rules: Option<Spanned<String>>,
     lang: Option<Spanned<String>>,
+    notation: Option<Spanned<String>>,
     encoding: Option<Spanned<String>>,
     select: Option<Vec<Spanned<String>>>,
     ignore: Option<Vec<Spanned<String>>>,
@@ -83,6 +84,7 @@ struct RawOverride {
     paths: Vec<Spanned<String>>,
     rules: Option<Spanned<String>>,
     lang: Option<Spanned<String>>,
+    notation: Option<Spanned<String>>,
     encoding: Option<Spanned<String>>,
     select: Option<Vec<Spanned<String>>>,
     ignore: Option<Vec<Spanned<String>>>,
@@ -96,6 +98,8 @@ pub struct Settings {
     pub rules: Option<RulesChoice>,
     /// `lang`.
     pub lang: Option<LangChoice>,
+    /// `notation`.
+    pub notation: Option<NotationChoice>,
     /// `encoding`.
     pub encoding: Option<Encoding>,
     /// `select` (finding codes, checked when the filter is built).
@@ -110,6 +114,7 @@ impl Settings {
         Settings {
             rules: other.rules.or(self.rules),
             lang: other.lang.or(self.lang),
+            notation: other.notation.or(self.notation),
             encoding: other.encoding.or(self.encoding),
             select: other.select.clone().or_else(|| self.select.clone()),
             ignore: other.ignore.clone().or_else(|| self.ignore.clone()),
@@ -190,6 +195,7 @@ impl Config {
             &at,
             raw.rules,
             raw.lang,
+            raw.notation,
             raw.encoding,
             raw.select,
             raw.ignore,
@@ -218,7 +224,9 @@ impl Config {
             overrides.push(Override {
                 names: build(names),
                 paths: build(paths),
-                settings: read_settings(&at, o.rules, o.lang, o.encoding, o.select, o.ignore)?,
+                settings: read_settings(
+                    &at, o.rules, o.lang, o.notation, o.encoding, o.select, o.ignore,
+                )?,
             });
         }
         let format = raw
@@ -285,6 +293,7 @@ fn read_settings(
     at: &dyn Fn(Range<usize>) -> String,
     rules: Option<Spanned<String>>,
     lang: Option<Spanned<String>>,
+    notation: Option<Spanned<String>>,
     encoding: Option<Spanned<String>>,
     select: Option<Vec<Spanned<String>>>,
     ignore: Option<Vec<Spanned<String>>>,
@@ -306,6 +315,7 @@ fn read_settings(
     Ok(Settings {
         rules: read(at, rules)?,
         lang: read(at, lang)?,
+        notation: read(at, notation)?,
         encoding: read(at, encoding)?,
         select: codes(select)?,
         ignore: codes(ignore)?,

@@ -1,12 +1,13 @@
 //! `planilla convert`: rewrite move notation in another language.
 
-use crate::input::{BarProgress, InputArgs, LangChoice, collect_sources, progress_bar, show_games};
+use crate::input::{
+    BarProgress, InputArgs, LangChoice, NotationChoice, collect_sources, progress_bar, show_games,
+};
 use crate::output::{ColorChoice, Format, Writer};
 use crate::staged::Staged;
 use anyhow::bail;
 use clap::Args;
-use planilla_converter::{Conversion, Options, Outcome, OutputEncoding};
-use planilla_core::san::Lang;
+use planilla_converter::{Conversion, Options, Outcome, OutputEncoding, Target};
 use planilla_engine::drive::{Event, Plan, for_each_source};
 use planilla_engine::jobs::ConvertJob;
 use planilla_parser::Joiner;
@@ -25,9 +26,16 @@ pub struct ConvertArgs {
     /// fr, de, nl or figurine (`--lang` too, as for every command that reads games).
     #[arg(long, visible_alias = "lang", default_value = "auto")]
     pub from: LangChoice,
-    /// Language to write: en, es, it, pt, fr, de, nl or figurine.
+    /// What to write: canonical SAN in a language (en, es, it, pt, fr, de, nl or
+    /// figurine), long algebraic (lan, or lan-LANG in that language's letters: lan-es),
+    /// or ICCF numeric (iccf).
     #[arg(long, default_value = "en")]
-    pub to: Lang,
+    pub to: Target,
+    /// Notation of the moves: auto (each move read in the notation its form is, the
+    /// game's named in a note), san, lan (long algebraic), iccf (ICCF numeric) or
+    /// descriptive (English or Spanish, by --lang or by the moves).
+    #[arg(long, default_value = "auto")]
+    pub notation: NotationChoice,
     /// Write to this file (through a temporary file renamed into place) instead of
     /// standard output (`-`: standard output).
     #[arg(short, long)]
@@ -42,7 +50,9 @@ pub struct ConvertArgs {
 pub fn run(args: ConvertArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
     let options = Options {
         from: args.from.0,
-        to: args.to,
+        to: args.to.lang,
+        form: args.to.form,
+        notation: args.notation.0,
         rules: RulesChoice::default(),
     };
     let pool = crate::thread_pool(args.input.threads)?;

@@ -11,8 +11,8 @@
 use crate::config::{ConfigArgs, Given};
 use crate::convert::{broken_pipe, output_error};
 use crate::input::{
-    BarProgress, Compression, InputArgs, LangChoice, Source, collect_sources, progress_bar,
-    show_games,
+    BarProgress, Compression, InputArgs, LangChoice, NotationChoice, Source, collect_sources,
+    progress_bar, show_games,
 };
 use crate::output::{ColorChoice, FixTotals, Format, Totals, Writer};
 use crate::range::RangeArgs;
@@ -40,6 +40,11 @@ pub struct FixArgs {
     /// de, nl or figurine.
     #[arg(long, default_value = "auto")]
     pub lang: LangChoice,
+    /// Notation of the moves: auto (each move read in the notation its form is, the
+    /// game's named in a note), san, lan (long algebraic), iccf (ICCF numeric) or
+    /// descriptive (English or Spanish, by --lang or by the moves).
+    #[arg(long, default_value = "auto")]
+    pub notation: NotationChoice,
     /// Language to write: en, es, it, pt, fr, de, nl or figurine (default: each game's
     /// own).
     #[arg(long)]
@@ -144,6 +149,7 @@ pub fn run(
             from: given.pick("lang", args.lang, settings.lang).0,
             to: args.to,
             rules: given.pick("rules", args.rules, settings.rules),
+            notation: given.pick("notation", args.notation, settings.notation).0,
             repair: args.repair,
         };
         let encoding = given.pick("encoding", args.input.encoding, settings.encoding);

@@ -6,6 +6,7 @@ use ignore::WalkBuilder;
 use indicatif::{ProgressBar, ProgressStyle};
 use planilla_core::san::Lang;
 use planilla_parser::Encoding;
+use planilla_validator::MoveNotation;
 use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -70,6 +71,24 @@ impl FromStr for LangChoice {
         s.parse::<Lang>().map(|l| LangChoice(Some(l))).map_err(|_| {
             format!("unknown language '{s}' (auto, en, es, it, pt, fr, de, nl, figurine)")
         })
+    }
+}
+
+/// `--notation`: a notation or automatic detection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotationChoice(pub Option<MoveNotation>);
+
+impl FromStr for NotationChoice {
+    type Err = String;
+
+    /// Reads `auto` or a notation code.
+    fn from_str(s: &str) -> Result<NotationChoice, String> {
+        if s == "auto" {
+            return Ok(NotationChoice(None));
+        }
+        s.parse::<MoveNotation>()
+            .map(|n| NotationChoice(Some(n)))
+            .map_err(|_| format!("unknown notation '{s}' (auto, san, lan, iccf, descriptive)"))
     }
 }
 

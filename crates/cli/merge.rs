@@ -9,7 +9,9 @@
 
 use crate::config::{ConfigArgs, Given};
 use crate::convert::{broken_pipe, output_error};
-use crate::input::{BarProgress, InputArgs, LangChoice, Source, collect_sources, progress_bar};
+use crate::input::{
+    BarProgress, InputArgs, LangChoice, NotationChoice, Source, collect_sources, progress_bar,
+};
 use crate::json::{self, JsonMerge, MergeSummary};
 use crate::output::{ColorChoice, Format, Writer};
 use crate::staged::{Scratch, Staged};
@@ -78,6 +80,11 @@ pub struct MergeArgs {
     /// de, nl or figurine.
     #[arg(long, default_value = "auto")]
     pub lang: LangChoice,
+    /// Notation of the moves: auto (each move read in the notation its form is, the
+    /// game's named in a note), san, lan (long algebraic), iccf (ICCF numeric) or
+    /// descriptive (English or Spanish, by --lang or by the moves).
+    #[arg(long, default_value = "auto")]
+    pub notation: NotationChoice,
     /// Edition of the FIDE Laws: by-date (each game by its Date), fide-2023, fide-2009
     /// or fide-2005.
     #[arg(long, default_value = "by-date")]
@@ -191,6 +198,7 @@ pub fn run(
         let config = Config {
             rules: given.pick("rules", args.rules, settings.rules),
             lang: given.pick("lang", args.lang, settings.lang).0,
+            notation: given.pick("notation", args.notation, settings.notation).0,
         };
         let encoding = given.pick("encoding", args.input.encoding, settings.encoding);
         match groups.last_mut() {

@@ -25,7 +25,8 @@ use crate::{Edit, Options, OutputEncoding, Replay, rewrite, stops_replay};
 use planilla_core::san::Lang;
 use planilla_parser::{Game, Token, TokenKind};
 use planilla_validator::{
-    Checker, Code, Config, Finding, RepairOutcome, RulesChoice, internal_error, result_meaning,
+    Checker, Code, Config, Finding, MoveNotation, RepairOutcome, RulesChoice, internal_error,
+    result_meaning,
 };
 
 /// What `fix` writes, and how it reads.
@@ -37,6 +38,8 @@ pub struct FixOptions {
     pub to: Option<Lang>,
     /// The draw rules (which automatic draws end a game).
     pub rules: RulesChoice,
+    /// The source notation, or `None` to read each move in the notation its form is.
+    pub notation: Option<MoveNotation>,
     /// `--repair`: a game whose first bad move has exactly one reading within one edit
     /// that lets the game replay to its end is fixed with that reading (a
     /// `repaired-move` change) instead of being rejected.
@@ -104,6 +107,7 @@ impl Fixer {
             checker: Checker::new(Config {
                 rules: options.rules,
                 lang: options.from,
+                notation: options.notation,
             }),
         }
     }
@@ -167,7 +171,9 @@ impl Fixer {
         let options = Options {
             from: self.options.from,
             to,
+            notation: self.options.notation,
             rules: self.options.rules,
+            ..Options::default()
         };
         let converted = rewrite(game, replay, &options, &plan.edits);
         changes.sort_by_key(|(at, _)| *at);

@@ -37,10 +37,10 @@ pub use outcome::{Conversion, Outcome};
 
 use planilla_core::Role;
 use planilla_core::detect::by_letters;
-use planilla_core::san::{Lang, San, SanKind};
+use planilla_core::san::{Iccf, Lang, San, SanKind};
 use planilla_parser::{Game, Token, TokenKind};
 use planilla_validator::{
-    Checker, Code, Config, Finding, GameStats, PlayedMove, Repair, RulesChoice,
+    Checker, Code, Config, Finding, GameStats, MoveNotation, PlayedMove, Repair, RulesChoice,
 };
 use std::fmt;
 
@@ -49,8 +49,12 @@ use std::fmt;
 pub struct Options {
     /// The source language, or `None` to decide it per game.
     pub from: Option<Lang>,
-    /// The target language.
+    /// The target language (its piece letters).
     pub to: Lang,
+    /// How the moves are written: canonical SAN, long algebraic or ICCF numeric.
+    pub form: MoveForm,
+    /// The source notation, or `None` to read each move in the notation its form is.
+    pub notation: Option<MoveNotation>,
     /// The draw rules (they only affect the findings reported).
     pub rules: RulesChoice,
 }
@@ -60,8 +64,62 @@ impl Default for Options {
         Options {
             from: None,
             to: Lang::En,
+            form: MoveForm::San,
+            notation: None,
             rules: RulesChoice::default(),
         }
+    }
+}
+
+/// How `convert` writes the moves that replayed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MoveForm {
+    /// Canonical SAN (`Nf3`, `exd5`, `O-O`).
+    #[default]
+    San,
+    /// Long algebraic: the departure square always written (`Ng1-f3`, `e4xd5`, `O-O`).
+    Lan,
+    /// ICCF numeric (`7163`; castling as the king's move, `5171`; promotion digit).
+    Iccf,
+}
+
+/// What `--to` names: a language's canonical SAN (`en`, `es`, …), long algebraic in a
+/// language's letters (`lan` for English, `lan-es`, …), or ICCF numeric (`iccf`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The piece letters (English for ICCF numbers, which have none).
+    pub lang: Lang,
+    /// The form of the moves.
+    pub form: MoveForm,
+}
+
+impl std::str::FromStr for Target {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Target, String> {
+        let unknown = || {
+            format!(
+                "unknown target '{s}' (en, es, it, pt, fr, de, nl, figurine; lan or lan-LANG for long algebraic; iccf)"
+            )
+        };
+        if s == "iccf" {
+            return Ok(Target {
+                lang: Lang::En,
+                form: MoveForm::Iccf,
+            });
+        }
+        if s == "lan" {
+            return Ok(Target {
+                lang: Lang::En,
+                form: MoveForm::Lan,
+            });
+        }
+        let (code, form) = match s.strip_prefix("lan-") {
+            Some(code) => (code, MoveForm::Lan),
+            None => (s, MoveForm::San),
+        };
+        let lang = code.parse::<Lang>().map_err(|_| unknown())?;
+        Ok(Target { lang, form })
     }
 }
 
@@ -110,6 +168,7 @@ impl Converter {
             checker: Checker::new(Config {
                 rules: options.rules,
                 lang: options.from,
+                notation: options.notation,
             }),
         }
     }
@@ -184,6 +243,10 @@ pub(crate) fn rewrite(game: &Game, replay: Replay, options: &Options, edits: &[E
     // Where the replay stopped at a move it could not play (or never
     // started), the contract keeps the rest as written, letters translated.
     let stopped = findings.iter().any(|f| stops_replay(f.code));
+    let foreign = matches!(
+        stats.notation,
+        MoveNotation::Iccf | MoveNotation::Descriptive
+    );
     let mut unread = 0;
 
     let bytes = game.bytes();
@@ -232,14 +295,23 @@ pub(crate) fn rewrite(game: &Game, replay: Replay, options: &Options, edits: &[E
                     next_played.next();
                 }
                 if let Some(p) = next_played.peek().filter(|p| p.span.0 == token.start) {
-                    match &p.san {
-                        Some(san) => san.write(options.to, &mut text),
-                        None => text.push_str("--"),
+                    match (&p.san, &p.mv, options.form) {
+                        (Some(san), Some(m), MoveForm::Lan) => {
+                            San::write_long(m, san.suffix, options.to, &mut text);
+                        }
+                        (Some(_), Some(m), MoveForm::Iccf) => text.push_str(&Iccf::write(m)),
+                        (Some(san), _, _) => san.write(options.to, &mut text),
+                        (None, _, _) => text.push_str("--"),
                     }
                     // The move's span takes in the marks written apart after it
                     // (`e.p.`, `+`): the canonical move carries the right ones.
                     skip_to = p.span.1;
                     next_played.next();
+                } else if foreign {
+                    // ICCF numbers and descriptive moves have no letters to translate
+                    // one by one: a move not replayed keeps its text.
+                    text.push_str(&decoded());
+                    unread += u32::from(!stopped);
                 } else if stopped {
                     translate_letters(&decoded(), from, options.to, &mut text);
                 } else if is_double_forfeit(game, &token) {

@@ -3,7 +3,7 @@
 
 use planilla_core::san::Lang;
 use planilla_parser::Encoding;
-use planilla_validator::{Code, RulesChoice};
+use planilla_validator::{Code, MoveNotation, RulesChoice};
 use pyo3::PyResult;
 use pyo3::exceptions::PyValueError;
 use std::fmt::Display;
@@ -31,6 +31,15 @@ pub fn lang(value: &str) -> PyResult<Option<Lang>> {
             "unknown language '{value}' (auto, en, es, it, pt, fr, de, nl, figurine)"
         ))
     })
+}
+
+/// `notation=`: `auto` (`None`: each move read in the notation its form is) or a
+/// notation code (`san`, `lan`, `iccf`, `descriptive`).
+pub fn notation(value: &str) -> PyResult<Option<MoveNotation>> {
+    if value == "auto" {
+        return Ok(None);
+    }
+    parse(value).map(Some)
 }
 
 /// `rules=`.

@@ -5,7 +5,7 @@
 use crate::options;
 use crate::py_values;
 use crate::source::{Source, SourceError};
-use planilla_converter::{Change, FixOptions, Options, Outcome, OutputEncoding};
+use planilla_converter::{Change, FixOptions, Options, Outcome, OutputEncoding, Target};
 use planilla_engine::jobs::{ConvertJob, FixJob};
 use planilla_engine::pipeline::{BatchConfig, Job};
 use planilla_engine::pulled::{Pulled, Threads};
@@ -59,21 +59,27 @@ fn one(pgn: &Bound<'_, PyAny>) -> PyResult<Source> {
 ///
 /// `pgn` is PGN text (`bytes` or `str`), a path or a binary file object, compressed or
 /// not, read as `check` reads it.
-/// Every move that replays is written in the canonical SAN of `to`; every other
+/// Every move that replays is written as `to` says (`planilla convert --to`: the
+/// canonical SAN of a language, `lan`/`lan-es` for long algebraic, `iccf`); every other
 /// character (tags, comments, spacing) passes through. `from_` is the language the moves
-/// are written in (`auto`: decided per game).
+/// are written in (`auto`: decided per game); `notation` their notation (`auto`: each
+/// move read in the notation its form is; `san`, `lan`, `iccf`, `descriptive`).
 #[pyfunction]
-#[pyo3(signature = (pgn, *, to="en", from_="auto", rules="by-date", encoding="auto"))]
+#[pyo3(signature = (pgn, *, to="en", from_="auto", notation="auto", rules="by-date", encoding="auto"))]
 pub fn convert(
     pgn: &Bound<'_, PyAny>,
     to: &str,
     from_: &str,
+    notation: &str,
     rules: &str,
     encoding: &str,
 ) -> PyResult<String> {
+    let target: Target = options::parse(to)?;
     let options = Options {
         from: options::lang(from_)?,
-        to: options::parse(to)?,
+        to: target.lang,
+        form: target.form,
+        notation: options::notation(notation)?,
         rules: options::rules(rules)?,
     };
     // UTF-8 holds every character: no game's bytes are an error.
@@ -131,13 +137,15 @@ struct FixedGame {
 /// that lets the game replay to its end is fixed with it. Returns a `Fixed`: `text` (every
 /// game, fixed or as it came), `changes`, `findings` and `rejected`.
 #[pyfunction]
-#[pyo3(signature = (pgn, *, repair=false, to=None, from_="auto", rules="by-date", encoding="auto"))]
+#[pyo3(signature = (pgn, *, repair=false, to=None, from_="auto", notation="auto", rules="by-date", encoding="auto"))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 pub fn fix(
     py: Python<'_>,
     pgn: &Bound<'_, PyAny>,
     repair: bool,
     to: Option<&str>,
     from_: &str,
+    notation: &str,
     rules: &str,
     encoding: &str,
 ) -> PyResult<Fixed> {
@@ -146,6 +154,7 @@ pub fn fix(
             from: options::lang(from_)?,
             to: to.map(options::parse).transpose()?,
             rules: options::rules(rules)?,
+            notation: options::notation(notation)?,
             repair,
         },
     };

@@ -60,6 +60,7 @@ impl Settings {
             config: Config {
                 rules: options::rules(rules)?,
                 lang: options::lang(lang)?,
+                notation: None,
             },
             encoding: options::encoding(encoding)?,
         })

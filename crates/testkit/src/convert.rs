@@ -72,6 +72,7 @@ fn convert_all(
         from,
         to,
         rules: rules.into(),
+        ..Options::default()
     });
     let mut text = Vec::new();
     let mut joiner = Joiner::new();

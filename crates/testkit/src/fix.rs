@@ -18,6 +18,7 @@ pub fn fix_options(selector: u8) -> FixOptions {
         from: None,
         to,
         rules,
+        notation: None,
         repair: selector & 1 != 0,
     }
 }
@@ -96,6 +97,7 @@ pub fn fix_properties(input: &[u8], options: FixOptions, what: &str) -> FixTally
     let mut checker = Checker::new(Config {
         rules: options.rules,
         lang,
+        notation: options.notation,
     });
     let mut again = Fixer::new(FixOptions {
         from: lang,

@@ -4,7 +4,7 @@
 use crate::by_date::Undecided;
 use crate::finding::{Code, Finding};
 use crate::repair::{Failure, Repair};
-use crate::replay::{Buffers, Letters, missing_result_at};
+use crate::replay::{Buffers, Letters, MoveNotation, is_lan_game, missing_result_at};
 use crate::rules::{Rules, RulesChoice};
 use planilla_core::detect::LastVerdict;
 use planilla_core::san::{Lang, San};
@@ -42,6 +42,9 @@ pub struct Config {
     pub rules: RulesChoice,
     /// The notation language, or `None` to decide it per game.
     pub lang: Option<Lang>,
+    /// The notation (SAN, long algebraic, ICCF numeric, descriptive), or `None` to read
+    /// each move in the notation its form is and name the game's in a note.
+    pub notation: Option<MoveNotation>,
 }
 
 /// Counts about one checked game.
@@ -54,6 +57,9 @@ pub struct GameStats {
     /// Whether two languages replay the main line legally with different moves: the
     /// game was read in the first of them, and a `notation-language` finding says so.
     pub lang_ambiguous: bool,
+    /// The notation the game was read in: the first other than SAN that one of its moves
+    /// is written in, long algebraic when every move is, else SAN.
+    pub notation: MoveNotation,
     /// How the main line ended, for tools that rewrite its result (`fix`).
     pub main_end: MainLineEnd,
 }
@@ -85,6 +91,8 @@ pub struct PlayedMove {
     pub ply: u32,
     /// The move's canonical SAN with its check or mate mark; `None` for a null move.
     pub san: Option<San>,
+    /// The move itself (for writers of other notations); `None` for a null move.
+    pub mv: Option<Move>,
 }
 
 /// Checks games one after another, keeping its state between them: a worker owns one
@@ -213,6 +221,10 @@ impl Checker {
             recording,
             letters: Letters::default(),
             lang_ambiguous: false,
+            lan_game: false,
+            other_read: None,
+            desc_lang: None,
+            foreign: false,
             main_end: MainLineEnd::default(),
             verdict: &mut self.verdict,
             buffers: &mut self.buffers,
@@ -232,8 +244,13 @@ impl Checker {
         };
         let stats = GameStats {
             plies: checker.plies,
-            lang: replayed.then_some(checker.lang),
+            // A descriptive game is in the language of its descriptive moves.
+            lang: replayed.then_some(match checker.notation() {
+                MoveNotation::Descriptive => checker.desc_lang.unwrap_or(checker.lang),
+                _ => checker.lang,
+            }),
             lang_ambiguous: checker.lang_ambiguous,
+            notation: checker.notation(),
             main_end: checker.main_end,
         };
         let judged = checker.rules;
@@ -298,6 +315,15 @@ pub(crate) struct GameChecker<'g> {
     pub(crate) letters: Letters,
     /// Two languages read the game legally (see [`GameStats::lang_ambiguous`]).
     pub(crate) lang_ambiguous: bool,
+    /// Every move is written in long algebraic (or `--notation lan`): the form is the
+    /// game's notation, named once, not a finding of each move.
+    pub(crate) lan_game: bool,
+    /// The first notation other than SAN a move of this replay was read in.
+    pub(crate) other_read: Option<MoveNotation>,
+    /// The language of the game's descriptive moves, decided at the first one.
+    pub(crate) desc_lang: Option<Lang>,
+    /// The move being played was read in another notation: no SAN to judge.
+    pub(crate) foreign: bool,
     /// How the main line ended (see [`GameStats::main_end`]).
     pub(crate) main_end: MainLineEnd,
     /// The checker's last verdict of the letters: the first guess of the language.
@@ -410,10 +436,18 @@ impl GameChecker<'_> {
             },
         };
 
+        self.lan_game = match self.config.notation {
+            Some(notation) => notation == MoveNotation::Lan,
+            None => is_lan_game(game),
+        };
         match self.config.lang {
             Some(lang) => {
                 self.lang = lang;
+                let at = self.out.len();
                 self.replay(start);
+                if let Some(note) = self.language_note() {
+                    self.out.insert(at, note);
+                }
             }
             None => self.replay_detecting(start),
         }

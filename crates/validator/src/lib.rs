@@ -36,7 +36,7 @@ mod tags;
 pub use checker::{Checker, Config, GameStats, MainLineEnd, PlayedMove, SOLVER_BUDGET};
 pub use finding::{Code, Finding, Severity, UnknownCode};
 pub use repair::{Candidate, Edit, Repair, RepairOutcome};
-pub use replay::result_meaning;
+pub use replay::{MoveNotation, UnknownNotation, result_meaning};
 pub use rules::{Rules, RulesChoice, UnknownRules};
 
 use planilla_parser::Game;

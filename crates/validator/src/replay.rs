@@ -15,6 +15,7 @@ mod dgt;
 mod explain;
 mod language;
 mod notation;
+mod readers;
 mod repetition;
 mod result;
 mod scoresheet;
@@ -23,6 +24,8 @@ mod timeout;
 pub use scoresheet::result_meaning;
 
 pub(crate) use language::Letters;
+pub(crate) use readers::is_lan_game;
+pub use readers::{MoveNotation, UnknownNotation};
 
 use crate::checker::{GameChecker, PlayedMove, Recording};
 use crate::finding::{Code, Finding};
@@ -128,9 +131,14 @@ struct Site<'p> {
     path: &'p [u32],
 }
 
-/// Whether `token` is a check or mate mark on its own (`+`, `++`, `#`).
+/// Whether `token` is a check or mate mark on its own (`+`, `++`, `#`, and the words
+/// of English descriptive books: `ch`, `mate`, `dis ch`, `dbl ch`).
 fn is_check_mark(game: &Game, token: &Token) -> bool {
-    token.kind == TokenKind::Glyph && matches!(game.token_bytes(token), b"+" | b"++" | b"#")
+    token.kind == TokenKind::Glyph
+        && matches!(
+            game.token_bytes(token),
+            b"+" | b"++" | b"#" | b"ch" | b"mate" | b"dis ch" | b"dbl ch"
+        )
 }
 
 /// Where the move `token` ends with the marks written after it: an en-passant mark
@@ -273,6 +281,7 @@ impl GameChecker<'_> {
         // The main line's clocks (see `clocks`): touched only by comments that hold `[%`.
         let mut clocks = Clocks::default();
         self.letters = Letters::default();
+        self.other_read = None;
         self.failure = None;
         let bytes = game.bytes();
 
@@ -664,15 +673,16 @@ impl GameChecker<'_> {
             san
         } else {
             let ascii = text.is_ascii();
-            let parsed = if ascii {
-                San::parse(text, self.lang)
+            let decoded;
+            let source = if ascii {
+                text
             } else {
-                let decoded = self
+                decoded = self
                     .game
                     .decoded_bytes(token.start as usize..token.start as usize + text.len());
-                San::parse(&decoded, self.lang)
+                &decoded[..]
             };
-            match parsed {
+            match San::parse(source, self.lang) {
                 Ok(san) if ascii => {
                     self.letters.add_plain(text, &san);
                     san
@@ -681,35 +691,38 @@ impl GameChecker<'_> {
                     self.letters.add(letters_of(self.game.token_bytes(&token)));
                     san
                 }
-                Err(e) => {
-                    self.letters.add(letters_of(self.game.token_bytes(&token)));
-                    self.report_unreadable(&site(), &e);
-                    line.state = State::Stopped { at_last_move: true };
-                    return None;
-                }
+                // No SAN: a move in another notation (ICCF, descriptive), read as the
+                // legal move it stands for and then played as its canonical SAN.
+                Err(e) => match self.read_other(source) {
+                    Some(other) => {
+                        if let Some(ended) = &line.end
+                            && self.after_end(ended, &mut line.end_reported, &site())
+                        {
+                            line.state = State::Stopped { at_last_move: true };
+                            return None;
+                        }
+                        let Some(m) = self.resolve_other(&other, &site()) else {
+                            line.state = State::Stopped { at_last_move: true };
+                            return None;
+                        };
+                        self.foreign = true;
+                        San::from_move(before, &m).with_suffix(other.suffix())
+                    }
+                    None => {
+                        self.letters.add(letters_of(self.game.token_bytes(&token)));
+                        self.report_unreadable(&site(), &e);
+                        line.state = State::Stopped { at_last_move: true };
+                        return None;
+                    }
+                },
             }
         };
 
-        if let Some(ended) = &line.end {
-            let end = ended.end;
-            if !line.end_reported {
-                line.end_reported = true;
-                self.report_move_after_end(ended, &site());
-            }
-            // After mate or stalemate no move exists. After a dead position,
-            // fivefold repetition or 75 moves the recorded moves are still
-            // chess: replay them (they are checked and converted), but the
-            // game's end stays where it was; if they reach mate or stalemate, a
-            // move after that is impossible.
-            if end.leaves_no_move() {
-                line.state = State::Stopped { at_last_move: true };
-                return None;
-            }
-            if !before.has_legal_moves() {
-                self.report_move_after_no_move(ended, &site());
-                line.state = State::Stopped { at_last_move: true };
-                return None;
-            }
+        if let Some(ended) = &line.end
+            && self.after_end(ended, &mut line.end_reported, &site())
+        {
+            line.state = State::Stopped { at_last_move: true };
+            return None;
         }
         let ended_before = line.end.is_some();
 
@@ -775,9 +788,14 @@ impl GameChecker<'_> {
             Some((&m, deserved)),
             path,
         );
-        let notation = san.notation(before, &m, deserved);
-        if !notation.is_canonical() {
-            self.notation_findings(&san, &notation, &m, &site());
+        // A move read in another notation is no SAN to judge.
+        if self.foreign {
+            self.foreign = false;
+        } else {
+            let notation = san.notation(before, &m, deserved);
+            if !notation.is_canonical() {
+                self.notation_findings(&san, &notation, &m, &site());
+            }
         }
 
         // Book-keeping for repetition: positions before an irreversible move never recur.
@@ -825,6 +843,26 @@ impl GameChecker<'_> {
         Some((occurrences >= 3, clock >= 100))
     }
 
+    /// Reports a move written after its line's game `ended` (once a line: `reported`),
+    /// and whether the line stops there. After mate or stalemate no move exists. After a
+    /// dead position, fivefold repetition or 75 moves the recorded moves are still
+    /// chess: replayed (they are checked and converted), but the game's end stays where
+    /// it was; if they reach mate or stalemate, a move after that is impossible.
+    fn after_end(&mut self, ended: &Ended, reported: &mut bool, site: &Site) -> bool {
+        if !*reported {
+            *reported = true;
+            self.report_move_after_end(ended, site);
+        }
+        if ended.end.leaves_no_move() {
+            return true;
+        }
+        if !site.before.has_legal_moves() {
+            self.report_move_after_no_move(ended, site);
+            return true;
+        }
+        false
+    }
+
     /// Records a move that replayed, when recording: `mv` played in `before`, with the
     /// check mark it deserved (`None` for a null move), on the line at `path`.
     #[inline]
@@ -845,6 +883,7 @@ impl GameChecker<'_> {
                     span: (start, start + len as u32),
                     ply,
                     san,
+                    mv: mv.map(|(m, _)| *m),
                 });
             }
             Recording::MainLine(main_line) => {

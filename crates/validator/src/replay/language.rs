@@ -60,7 +60,13 @@ impl GameChecker<'_> {
         let guess = self.verdict.guess().unwrap_or(Lang::En);
         self.lang = guess;
         let (used, figurines) = self.replay(start);
-        if self.verdict.by_letters_used(used, figurines) == Some(guess) {
+        // A game read (in part) in a notation without SAN's letters keeps the guess its
+        // SAN moves (castling, often nothing else) do not rule out.
+        let fits_guess =
+            || !figurines && (0..26).all(|b| used & (1 << b) == 0 || guess.has_letter(b'A' + b));
+        if self.verdict.by_letters_used(used, figurines) == Some(guess)
+            || (self.other_read.is_some() && fits_guess())
+        {
             if let Some(note) = self.language_note() {
                 self.out.insert(findings, note);
             }
@@ -83,33 +89,41 @@ impl GameChecker<'_> {
         }
     }
 
-    /// The note that a game is written in another language than English.
-    fn language_note(&self) -> Option<Finding> {
-        if self.lang == Lang::En {
-            return None;
-        }
+    /// The note that names the game's notation when it is not SAN (`the game is written
+    /// in English descriptive notation`), or its language when SAN was read in another
+    /// language than English that no `--lang` named.
+    pub(crate) fn language_note(&self) -> Option<Finding> {
+        let words = match self.notation_words(&self.lang_name(" letters", false)) {
+            Some(words) => words,
+            None if self.lang == Lang::En || self.config.lang.is_some() => return None,
+            None => self.lang_name(" notation", true),
+        };
         let first = self
             .game
             .tokens()
             .iter()
             .find(|t| t.kind == TokenKind::San)?;
-        let message = format!("the game is written in {} notation", self.lang_name());
+        let message = format!("the game is written in {words}");
         let at = first.start as usize;
         Some(self.finding(Code::NotationLanguage, at, message))
     }
 
-    /// The language's name, and the others that read the game's letters the same way.
-    fn lang_name(&self) -> String {
+    /// The language's name and `what` (` notation`, ` letters`), and the others that
+    /// read the game's letters the same way, named before `what` when `inside`
+    /// (`Spanish (or Italian: the same letters) notation`), else after it.
+    fn lang_name(&self, what: &str, inside: bool) -> String {
+        let name = self.lang.name();
         let others = same_reading(self.lang, self.letters.used);
         if others.is_empty() {
-            return self.lang.name().to_string();
+            return format!("{name}{what}");
         }
         let others: Vec<&str> = others.iter().map(|l| l.name()).collect();
-        format!(
-            "{} (or {}: the same letters)",
-            self.lang.name(),
-            others.join(" or ")
-        )
+        let others = format!(" (or {}: the same letters)", others.join(" or "));
+        if inside {
+            format!("{name}{others}{what}")
+        } else {
+            format!("{name}{what}{others}")
+        }
     }
 
     /// Decides the language from the letters of every move and, where they leave two

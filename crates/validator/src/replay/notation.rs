@@ -23,13 +23,16 @@ impl GameChecker<'_> {
         site: &Site,
     ) {
         let before = site.before;
-        let spanish = self.lang == Lang::Es;
+        // Spanish SAN, or castling in a Spanish descriptive game.
+        let spanish = self.lang == Lang::Es || self.desc_lang == Some(Lang::Es);
         let canonical_san =
             San::from_move(before, m).with_suffix(Suffix::deserved(&before.play(m)));
         let canonical = canonical_san.to_string_in(self.lang);
         let mut found: Vec<(Code, String)> = Vec::new();
         match notation.disambiguation {
             Disambiguation::Right => {}
+            // Long algebraic writes every departure square: no disambiguation to judge.
+            _ if self.lan_game => {}
             // Another piece reaches the square, but less than what is written tells
             // them apart (`Nb1d2` where the file is enough).
             Disambiguation::Redundant
@@ -122,6 +125,10 @@ impl GameChecker<'_> {
             }
         }
         let mut forms = notation.forms.without(Forms::NULL_MOVE);
+        // Long algebraic as the game's notation is named once, in its note.
+        if self.lan_game {
+            forms = forms.without(Forms::LONG_ALGEBRAIC);
+        }
         if wrong_en_passant {
             forms = forms.without(Forms::EN_PASSANT_MARK);
         }
