@@ -143,6 +143,45 @@ fn written_forms_read_back() {
     }
 }
 
+/// A game that mixes forms is read move by move in the form each move is; a descriptive
+/// move that reads two ways (`RxP`: the rook's capture in English, the king's in Spanish)
+/// takes the game's descriptive language, decided by the moves only one language reads.
+#[test]
+fn mixed_forms_and_the_game_s_descriptive_language() {
+    let dir = root().join("target/tmp-notation");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mixed.pgn");
+    let fen = "[FEN \"4k3/8/8/8/8/8/3p4/3RK3 w - - 0 1\"]";
+    let games = format!(
+        "1. e4 P-K4 2. 7163 N-QB3 3. Bf1-b5 a7a6 *\n\n{fen}\n\n1. RxP K-B2 *\n\n{fen}\n\n1. RxP R2AR *\n"
+    );
+    std::fs::write(&file, games).unwrap();
+    let path = file.to_str().unwrap();
+    let out = run(&["convert", path]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!(
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n{fen}\n\n1. Rxd2 Kf7 *\n\n{fen}\n\n1. Kxd2 Kf7 *\n"
+        )
+    );
+    let checked = run(&["check", path]);
+    let text = String::from_utf8_lossy(&checked.stdout);
+    assert!(
+        text.contains("game 2: the game is written in English descriptive notation"),
+        "{text}"
+    );
+    assert!(
+        text.contains("game 3: the game is written in Spanish descriptive notation"),
+        "{text}"
+    );
+}
+
 /// `--notation` forces one reader: a descriptive game read as SAN is illegal at its
 /// first move, and ICCF numbers under `--notation descriptive` are no moves.
 #[test]

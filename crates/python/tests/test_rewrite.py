@@ -25,6 +25,32 @@ def test_convert_reads_the_language_it_is_told():
         planilla.convert("1. e4 *", to="xx")
 
 
+NOTATION_CORPUS = sorted((ROOT / "corpora" / "notation").glob("*.pgn"))
+
+
+@pytest.mark.parametrize("path", NOTATION_CORPUS, ids=lambda p: p.name)
+@pytest.mark.parametrize("to", ["en", "es", "lan", "lan-es", "iccf"])
+def test_every_notation_converts_as_the_binary_does(path, to):
+    out = run(["convert", "--to", to, "-"], path.read_bytes())
+    assert out.returncode != 2, out.stderr
+    assert planilla.convert(path.read_bytes(), to=to) == out.stdout.decode("utf-8")
+
+
+def test_the_notation_read_and_written_is_the_one_asked_for():
+    assert planilla.convert("1. P-K4 P-K4 2. N-KB3 N-QB3 *") == "1. e4 e5 2. Nf3 Nc6 *"
+    assert planilla.convert("1. P4R P4R 2. C3AR *", to="es") == "1. e4 e5 2. Cf3 *"
+    assert planilla.convert("1. e4 e5 2. Nf3 *", to="iccf") == "1. 5254 5755 2. 7163 *"
+    assert planilla.convert("1. 5254 5755 2. 7163 *", to="lan-de") == "1. e2-e4 e7-e5 2. Sg1-f3 *"
+    # Forced to SAN, a descriptive move is no move: the game keeps it as written.
+    assert planilla.convert("1. P-K4 *", notation="san") == "1. P-K4 *"
+    fixed = planilla.fix("1. P-K4 P-K4 2. Q-R5 N-QB3 3. B-B4 N-B3 4. QxP mate 1-0")
+    assert fixed.text == "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"
+    with pytest.raises(ValueError, match="unknown notation 'numeric'"):
+        planilla.convert("1. e4 *", notation="numeric")
+    with pytest.raises(ValueError, match="unknown target 'lan-xx'"):
+        planilla.convert("1. e4 *", to="lan-xx")
+
+
 @pytest.mark.parametrize("path", FIX_CORPUS, ids=lambda p: p.name)
 @pytest.mark.parametrize("repair", [False, True])
 def test_fix_equals_the_binary(path, repair, tmp_path):

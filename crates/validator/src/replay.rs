@@ -132,13 +132,20 @@ struct Site<'p> {
 }
 
 /// Whether `token` is a check or mate mark on its own (`+`, `++`, `#`, and the words
-/// of English descriptive books: `ch`, `mate`, `dis ch`, `dbl ch`).
+/// of English descriptive books: `ch`, `mate`, `dis ch`, `dbl ch`). Asked of the token
+/// after every move: the kind decides nearly always, inline.
+#[inline(always)]
 fn is_check_mark(game: &Game, token: &Token) -> bool {
-    token.kind == TokenKind::Glyph
-        && matches!(
-            game.token_bytes(token),
-            b"+" | b"++" | b"#" | b"ch" | b"mate" | b"dis ch" | b"dbl ch"
-        )
+    token.kind == TokenKind::Glyph && is_check_mark_text(game.token_bytes(token))
+}
+
+/// Whether a glyph's text is a check or mate mark (see [`is_check_mark`]).
+#[inline(never)]
+fn is_check_mark_text(text: &[u8]) -> bool {
+    matches!(
+        text,
+        b"+" | b"++" | b"#" | b"ch" | b"mate" | b"dis ch" | b"dbl ch"
+    )
 }
 
 /// Where the move `token` ends with the marks written after it: an en-passant mark

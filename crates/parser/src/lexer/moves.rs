@@ -320,6 +320,14 @@ pub(crate) fn descriptive_len(s: &[u8], encoding: Encoding) -> Option<usize> {
                 capture = true;
                 i += 1;
             }
+            // `×` for a capture (UTF-8, or Windows-1252 byte 0xD7).
+            0x80..=0xFF => match char_at(&s[i..], encoding) {
+                Some(('×', len)) => {
+                    capture = true;
+                    i += len;
+                }
+                _ => break,
+            },
             b'-' | b'/' | b'=' if i > 0 => i += 1,
             // A qualifier or a promotion piece in parentheses: `N(4)`, `R(QR1)`,
             // `(4AD)`, `(Q)`.
@@ -340,7 +348,7 @@ pub(crate) fn descriptive_len(s: &[u8], encoding: Encoding) -> Option<usize> {
             return None;
         }
     }
-    if !(square || capture) || matches!(s[i - 1], b'-' | b'/' | b'=' | b'x' | b':') {
+    if !(square || capture) || matches!(s[i - 1], b'-' | b'/' | b'=' | b'x' | b':' | 0x97 | 0xd7) {
         return None;
     }
     // Check glued as English books write it: `P-Q4ch`.
@@ -430,6 +438,8 @@ mod tests {
             ("P8R=D++ ", 7),
             ("Castles ", 7),
             ("R-Q1)", 4),
+            ("P×P ", 4),
+            ("C×A+ ", 5),
         ] {
             assert_eq!(
                 descriptive_len(text.as_bytes(), Encoding::Auto),

@@ -222,10 +222,14 @@ def convert(
     *,
     to: str = "en",
     from_: str = "auto",
+    notation: str = "auto",
     rules: str = "by-date",
     encoding: str = "auto",
 ) -> str:
-    """The PGN text with every move that replays in the canonical SAN of ``to``."""
+    """The PGN text with every move that replays written as ``to`` says: the canonical
+    SAN of a language (``en``, ``es``, …), long algebraic (``lan``, ``lan-es``, …) or ICCF
+    numeric (``iccf``). ``notation`` is the moves' notation (``auto``, ``san``, ``lan``,
+    ``iccf``, ``descriptive``)."""
 
 def fix(
     pgn: Union[bytes, str, "os.PathLike[str]", BinaryIO],
@@ -233,6 +237,7 @@ def fix(
     repair: bool = False,
     to: Optional[str] = None,
     from_: str = "auto",
+    notation: str = "auto",
     rules: str = "by-date",
     encoding: str = "auto",
 ) -> Fixed:

@@ -4,6 +4,7 @@
 
 use crate::checker::{Checker, Config, GameChecker, Recording};
 use crate::finding::{Code, Finding};
+use crate::replay::MoveNotation;
 use planilla_core::Position;
 use planilla_core::detect::{
     Detection, candidates, detect, first_letter, letters_of, same_reading,
@@ -93,10 +94,12 @@ impl GameChecker<'_> {
     /// in English descriptive notation`), or its language when SAN was read in another
     /// language than English that no `--lang` named.
     pub(crate) fn language_note(&self) -> Option<Finding> {
-        let words = match self.notation_words(&self.lang_name(" letters", false)) {
-            Some(words) => words,
-            None if self.lang == Lang::En || self.config.lang.is_some() => return None,
-            None => self.lang_name(" notation", true),
+        let words = if self.notation() != MoveNotation::San {
+            self.notation_words(&self.lang_name(" letters", false))?
+        } else if self.lang == Lang::En || self.config.lang.is_some() {
+            return None;
+        } else {
+            self.lang_name(" notation", true)
         };
         let first = self
             .game
