@@ -22,9 +22,11 @@ pub enum TokenKind {
     MoveNumber,
     /// A move-shaped token: SAN in any piece-letter language or figurines, castling with
     /// `O` or `0` and `-` or an en or em dash, long algebraic (`Ng1-f3`, `e2xd3`), UCI-like
-    /// (`e2e4`, `e7e8q`), Spanish promotion (`d8D`), the null moves `--` and `Z0`.
-    /// Trailing check marks (`+`, `#`, `++`) are part of the token; glued glyphs (`!?`)
-    /// and en-passant marks (`a.p.`) are separate tokens.
+    /// (`e2e4`, `e7e8q`), Spanish promotion (`d8D`), the null moves `--` and `Z0`; ICCF
+    /// numbers (`5254`, `57581`) and descriptive moves, English (`P-K4`, `QxN(KB2)`,
+    /// `Castles`) or Spanish (`P4R`, `C3AR`).
+    /// Trailing check marks (`+`, `#`, `++`, and `ch` glued) are part of the token; glued
+    /// glyphs (`!?`) and en-passant marks (`a.p.`) are separate tokens.
     San,
     /// An en-passant mark (`e.p.`, `a.p.`, `a. p.`) written after a move, glued or
     /// spaced; it belongs to the nearest [`TokenKind::San`] before it.
@@ -32,7 +34,8 @@ pub enum TokenKind {
     /// A numeric annotation glyph `$n`.
     Nag,
     /// A move or position glyph: `!`, `?`, `!!`, `??`, `!?`, `?!`, and evaluation marks
-    /// such as `=`, `+=`, `±`, `∓`, `+-`, `∞`.
+    /// such as `=`, `+=`, `±`, `∓`, `+-`, `∞`; a check or mate mark written apart (`+`,
+    /// `#`, and the words `ch`, `mate`, `dis ch`, `dbl ch`).
     Glyph,
     /// A brace comment `{...}`, braces included (may span lines).
     Comment,

@@ -760,13 +760,14 @@ impl Lexer {
                 TokenKind::EnPassantMark,
                 en_passant_len(rest, encoding).unwrap_or(1),
             ),
-            // `k`-`t`: castling `o-o` and the lower-case piece letters (`nf3`).
             // Check and mate as words (`P-Q4 ch`, `R-Q8 mate`): marks the replay joins to
             // the move before them, as it does `+` and `#`.
             b'c' | b'd' | b'm' if check_word_len(rest, encoding).is_some() => (
                 TokenKind::Glyph,
                 check_word_len(rest, encoding).unwrap_or(1),
             ),
+            // `k`-`t`: castling `o-o` and the lower-case piece letters (`nf3`); what SAN
+            // does not read may be a descriptive move (`P-K4`, `C3AR`).
             b'A'..=b'Z' | b'a'..=b'h' | b'k'..=b't' => match san_len(rest, encoding) {
                 Some(len) => (TokenKind::San, len),
                 None => match descriptive_len(rest, encoding) {
