@@ -97,9 +97,9 @@ impl std::str::FromStr for Target {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Target, String> {
-        let unknown = || {
+        let unknown = |code: &str| {
             format!(
-                "unknown target '{s}' (en, es, it, pt, fr, de, nl, figurine; lan or lan-LANG for long algebraic; iccf)"
+                "unknown language '{code}' (en, es, it, pt, fr, de, nl, figurine; lan or lan-LANG for long algebraic; iccf)"
             )
         };
         if s == "iccf" {
@@ -118,7 +118,7 @@ impl std::str::FromStr for Target {
             Some(code) => (code, MoveForm::Lan),
             None => (s, MoveForm::San),
         };
-        let lang = code.parse::<Lang>().map_err(|_| unknown())?;
+        let lang = code.parse::<Lang>().map_err(|_| unknown(code))?;
         Ok(Target { lang, form })
     }
 }

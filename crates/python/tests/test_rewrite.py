@@ -43,11 +43,13 @@ def test_the_notation_read_and_written_is_the_one_asked_for():
     assert planilla.convert("1. 5254 5755 2. 7163 *", to="lan-de") == "1. e2-e4 e7-e5 2. Sg1-f3 *"
     # Forced to SAN, a descriptive move is no move: the game keeps it as written.
     assert planilla.convert("1. P-K4 *", notation="san") == "1. P-K4 *"
+    # QxP fits Qxe5+, Qxf7# and Qxh7: `mate` tells them apart, as books relied on.
     fixed = planilla.fix("1. P-K4 P-K4 2. Q-R5 N-QB3 3. B-B4 N-B3 4. QxP mate 1-0")
     assert fixed.text == "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"
+    assert planilla.fix("1. P-K4 P-K4 2. Q-R5 N-QB3 3. B-B4 N-B3 4. QxP 1-0").rejected
     with pytest.raises(ValueError, match="unknown notation 'numeric'"):
         planilla.convert("1. e4 *", notation="numeric")
-    with pytest.raises(ValueError, match="unknown target 'lan-xx'"):
+    with pytest.raises(ValueError, match="unknown language 'xx'"):
         planilla.convert("1. e4 *", to="lan-xx")
 
 

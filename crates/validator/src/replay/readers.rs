@@ -14,7 +14,7 @@ use crate::checker::GameChecker;
 use crate::finding::Code;
 use crate::replay::Site;
 use planilla_core::san::{Descriptive, Iccf, Lang, San, Suffix, write_descriptive};
-use planilla_core::{Move, MoveList};
+use planilla_core::{Move, MoveList, Position};
 use planilla_parser::{Game, TokenKind};
 use std::fmt;
 use std::str::FromStr;
@@ -101,6 +101,16 @@ impl Other {
             Other::Iccf(_) => None,
             Other::Descriptive(d) => d.suffix(),
         }
+    }
+}
+
+/// Whether the legal move `m` of `pos` gives what the written `mark` says: a mate for
+/// `#`, `mate` or `++`; a check (or a mate) for `+` or `ch`.
+fn gives(pos: &Position, m: &Move, mark: Suffix) -> bool {
+    match (Suffix::deserved(&pos.play(m)), mark) {
+        (Some(Suffix::Mate), _) => true,
+        (Some(_), Suffix::Check) => true,
+        _ => false,
     }
 }
 
@@ -219,6 +229,17 @@ impl GameChecker<'_> {
         self.other_read.get_or_insert(notation);
         if fits.len() == 1 {
             return Some(fits[0]);
+        }
+        // Books leave a move unqualified where its check or mate mark tells it apart
+        // (`B-N5 ch`: Bb4+, not Bg4): a mark written chooses among the moves that fit,
+        // when exactly one of them gives it (`ch` or `+` a check or a mate, `mate` a mate).
+        if let Some(mark) = other.suffix().filter(|_| fits.len() > 1)
+            && let [only] = fits
+                .iter()
+                .filter(|m| gives(pos, m, mark))
+                .collect::<Vec<_>>()[..]
+        {
+            return Some(*only);
         }
         let (_, written) = self.describe(site);
         let lang = match other {
