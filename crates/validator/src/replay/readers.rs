@@ -107,11 +107,10 @@ impl Other {
 /// Whether the legal move `m` of `pos` gives what the written `mark` says: a mate for
 /// `#`, `mate` or `++`; a check (or a mate) for `+` or `ch`.
 fn gives(pos: &Position, m: &Move, mark: Suffix) -> bool {
-    match (Suffix::deserved(&pos.play(m)), mark) {
-        (Some(Suffix::Mate), _) => true,
-        (Some(_), Suffix::Check) => true,
-        _ => false,
-    }
+    matches!(
+        (Suffix::deserved(&pos.play(m)), mark),
+        (Some(Suffix::Mate), _) | (Some(_), Suffix::Check)
+    )
 }
 
 /// Whether `text` has the shape of a long-algebraic move: a piece letter or figurine,
