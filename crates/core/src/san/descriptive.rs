@@ -16,7 +16,7 @@
 //! follow in parentheses (`R(1)-Q1`, `N(QB3)xP`, `QxN(KB6)`, `C(4R)6D`) or, in English,
 //! after a slash or as a bare digit (`R/1-Q1`, `R1-Q1`).
 
-use super::parse::parse_castling;
+use super::parse::{parse_castling, trim_end_spaces};
 use super::{Lang, Suffix};
 use crate::position::{Move, MoveKind, MoveList, Position};
 use crate::types::{CastlingSide, Color, File, Rank, Role, Square};
@@ -372,16 +372,6 @@ impl Letters {
 }
 
 /// Strips ASCII whitespace and NO-BREAK SPACE (UTF-8 and Latin-1) from the end.
-fn trim_end(mut s: &[u8]) -> &[u8] {
-    loop {
-        s = match s {
-            [rest @ .., 0xc2, 0xa0] => rest,
-            [rest @ .., b' ' | b'\t' | b'\r' | b'\n' | 0xa0] => rest,
-            _ => return s,
-        }
-    }
-}
-
 fn strip_word<'a>(s: &'a [u8], words: &[&str]) -> Option<&'a [u8]> {
     words.iter().find_map(|w| {
         let w = w.as_bytes();
@@ -392,7 +382,7 @@ fn strip_word<'a>(s: &'a [u8], words: &[&str]) -> Option<&'a [u8]> {
 
 /// The move without its marks, the check mark and whether an en-passant mark is written.
 fn strip_marks(text: &[u8]) -> (&[u8], Option<Suffix>, bool) {
-    let mut s = trim_end(text);
+    let mut s = trim_end_spaces(text);
     let mut suffix = None;
     let mut en_passant = false;
     loop {
@@ -449,7 +439,7 @@ fn strip_marks(text: &[u8]) -> (&[u8], Option<Suffix>, bool) {
             en_passant = true;
             s = rest;
         }
-        s = trim_end(s);
+        s = trim_end_spaces(s);
         if s.len() == before {
             return (s, suffix, en_passant);
         }

@@ -50,7 +50,7 @@ impl std::error::Error for SanParseError {}
 
 /// Strips ASCII whitespace, NO-BREAK SPACE (UTF-8 and Latin-1) and other
 /// common Unicode spaces from the end.
-fn trim_end_spaces(mut s: &[u8]) -> &[u8] {
+pub(super) fn trim_end_spaces(mut s: &[u8]) -> &[u8] {
     loop {
         s = match s {
             [rest @ .., 0xc2, 0xa0] => rest,
