@@ -167,14 +167,28 @@ impl Config {
         if args.no_config {
             return Ok(Config::default());
         }
+        Config::load_from(
+            args,
+            &std::env::current_dir().context("cannot read the current directory")?,
+        )
+    }
+
+    /// The configuration `args` ask for, the file found from `dir` up (the language
+    /// server looks above each document, not above its own directory).
+    ///
+    /// # Errors
+    ///
+    /// As [`Config::load`].
+    pub fn load_from(args: &ConfigArgs, dir: &Path) -> anyhow::Result<Config> {
+        if args.no_config {
+            return Ok(Config::default());
+        }
         let path = match &args.config {
             Some(path) => path.clone(),
-            None => {
-                match find(&std::env::current_dir().context("cannot read the current directory")?) {
-                    Some(path) => path,
-                    None => return Ok(Config::default()),
-                }
-            }
+            None => match find(dir) {
+                Some(path) => path,
+                None => return Ok(Config::default()),
+            },
         };
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("{}: cannot read", path.display()))?;

@@ -13,6 +13,7 @@ mod fix;
 mod html;
 mod input;
 mod json;
+mod lsp;
 mod merge;
 mod output;
 mod perft;
@@ -47,6 +48,9 @@ enum Command {
     /// Merge many sources into one archive with each game once: exact and truncated
     /// copies dropped for the richest, longest copy, conflicting copies set apart.
     Merge(merge::MergeArgs),
+    /// Serve the Language Server Protocol on standard input and output: check's
+    /// findings, fix's repairs and conversions, boards on hover, in the editor.
+    Lsp(lsp::LspArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
     Perft(perft::PerftArgs),
     /// Write an index of a PGN file (where games start, with their numbers and lines,
@@ -100,6 +104,7 @@ fn main() -> ExitCode {
                 .expect("the merge subcommand");
             merge::run(args, given, cli.color)
         }
+        Command::Lsp(args) => lsp::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Index(args) => range::run_index(args),
         Command::Completions { shell } => {

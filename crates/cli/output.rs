@@ -192,7 +192,7 @@ impl<W: Write> Writer<W> {
                     severity_style(f.severity()),
                     f.code
                 ));
-                push_escaped(b, &plain_text(f));
+                push_escaped(b, &f.text());
                 b.push('\n');
             }
             Format::Human => {
@@ -200,7 +200,7 @@ impl<W: Write> Writer<W> {
                     "{file}:{}:{}: {severity}[{}] ",
                     f.line, f.column, f.code
                 ));
-                push_escaped(b, &plain_text(f));
+                push_escaped(b, &f.text());
                 b.push('\n');
             }
 
@@ -216,7 +216,7 @@ impl<W: Write> Writer<W> {
                     Severity::Warning => "warning",
                     Severity::Note => "notice",
                 };
-                let text = plain_text(f);
+                let text = f.text();
                 b.push_str(&format!(
                     "::{level} file={},line={},col={},title={}::{}\n",
                     github_property(file),
@@ -232,7 +232,7 @@ impl<W: Write> Writer<W> {
                     self.json.extend_from_slice(b",\n");
                 }
                 self.sarif_results += 1;
-                let text = plain_text(f);
+                let text = f.text();
                 let uri = sarif_uri(file);
                 let fingerprint = self.game_key.map(|key| fingerprint(key, f));
                 json::write(
@@ -374,25 +374,6 @@ fn change_text(c: &Change) -> String {
     } else {
         format!("'{}' -> '{}'", c.before, c.after)
     }
-}
-
-/// A finding as one sentence without its place in the file (for formats that carry it
-/// separately): `game 3, ply 12, variation 1.2 (6... Qxf2#): message`.
-fn plain_text(f: &Finding) -> String {
-    let mut text = format!("game {}", f.game);
-    if let Some(ply) = f.ply {
-        text.push_str(&format!(", ply {ply}"));
-    }
-    if !f.variation.is_empty() {
-        let path: Vec<String> = f.variation.iter().map(u32::to_string).collect();
-        text.push_str(&format!(", variation {}", path.join(".")));
-    }
-    if let Some(m) = &f.numbered_move {
-        text.push_str(&format!(" ({m})"));
-    }
-    text.push_str(": ");
-    text.push_str(&f.message);
-    text
 }
 
 /// A path as a URI reference (RFC 3986): every byte outside the characters a path may

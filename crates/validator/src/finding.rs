@@ -215,6 +215,26 @@ impl Finding {
     pub fn severity(&self) -> Severity {
         self.code.severity()
     }
+
+    /// The finding as `check` writes it after its location and code: the game, the ply,
+    /// the variation and the move as written, then the message (`game 3, ply 5 (3. Nb5):
+    /// ...`). Every front end (the report formats, the language server) says it alike.
+    pub fn text(&self) -> String {
+        let mut text = format!("game {}", self.game);
+        if let Some(ply) = self.ply {
+            text.push_str(&format!(", ply {ply}"));
+        }
+        if !self.variation.is_empty() {
+            let path: Vec<String> = self.variation.iter().map(u32::to_string).collect();
+            text.push_str(&format!(", variation {}", path.join(".")));
+        }
+        if let Some(m) = &self.numbered_move {
+            text.push_str(&format!(" ({m})"));
+        }
+        text.push_str(": ");
+        text.push_str(&self.message);
+        text
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,182 @@
+//! What the server offers to change, each as `fix` or `convert` would write it and each
+//! as the smallest edits (only the tokens that change), so that undo works as users
+//! expect:
+//!
+//! - a quick fix on a diagnostic: the change `fix --repair` makes for it in its game
+//!   (the unique repair of an illegal move, the canonical SAN of a non-standard one, the
+//!   result that agrees with the board, a DGT result signal removed);
+//! - "convert this game to English" (or Spanish) on the game at the cursor, and the same
+//!   for the whole file, and "fix this file" (commands, computed when chosen);
+//! - formatting: `fix`'s output for the document.
+
+use crate::document::Document;
+use crate::edits::{Replace, diff};
+use crate::lines::Units;
+use lsp_types::{Range, TextEdit};
+use planilla_converter::{Converter, FixOptions, Fixer, MoveForm, Options};
+use planilla_core::san::Lang;
+use planilla_validator::Code;
+
+/// A change with what to call it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// The title the editor shows.
+    pub title: String,
+    /// The edits, in the order of the text.
+    pub edits: Vec<Replace>,
+}
+
+/// How `fix` runs on the document's games: its settings, every repair searched.
+fn fix_options(doc: &Document) -> FixOptions {
+    let config = doc.settings.config;
+    FixOptions {
+        from: config.lang,
+        to: None,
+        rules: config.rules,
+        notation: config.notation,
+        repair: true,
+    }
+}
+
+/// The quick fixes for a diagnostic of `code` over the bytes `span`: the changes `fix`
+/// makes in that game that answer it and lie in it (for a result, every change of the
+/// game's result: the tag and the marker agree).
+pub fn quick_fixes(doc: &Document, code: Code, span: std::ops::Range<usize>) -> Vec<Fix> {
+    let Some(n) = doc.game_at(span.start) else {
+        return Vec::new();
+    };
+    let Some(game) = doc.read_game(n) else {
+        return Vec::new();
+    };
+    let fixed = Fixer::new(fix_options(doc)).fix(&game);
+    if fixed.rejected.is_some() {
+        return Vec::new();
+    }
+    let answers = |c: Code| c == code || (code == Code::IllegalMove && c == Code::RepairedMove);
+    let mut edits = Vec::new();
+    let mut titles = Vec::new();
+    for change in fixed.changes.iter().filter(|c| answers(c.code)) {
+        let line = (change.line as usize).saturating_sub(1);
+        let at = doc.lines.byte_of_column(&doc.text, line, change.column);
+        let whole_game = code == Code::ResultMismatch;
+        if !whole_game && !(span.start..=span.end).contains(&at) {
+            continue;
+        }
+        let end = at + change.before.len();
+        if doc.text.get(at..end) != Some(change.before.as_str()) {
+            continue;
+        }
+        edits.push(Replace {
+            range: at..end,
+            text: change.after.clone(),
+        });
+        titles.push(if change.after.is_empty() {
+            format!("remove '{}'", change.before)
+        } else {
+            format!("'{}' → '{}'", change.before, change.after)
+        });
+    }
+    if edits.is_empty() {
+        return Vec::new();
+    }
+    edits.sort_by_key(|e| e.range.start);
+    edits.dedup_by(|a, b| a.range.start < b.range.end);
+    vec![Fix {
+        title: format!("planilla fix: {}", titles.join(", ")),
+        edits,
+    }]
+}
+
+/// The edits that make games `games` of `doc` what `rewrite` writes of each (a game it
+/// gives no text for is left as it is).
+fn rewrite_games(
+    doc: &Document,
+    games: std::ops::Range<usize>,
+    mut rewrite: impl FnMut(&planilla_parser::Game) -> Option<String>,
+) -> Vec<Replace> {
+    let mut out = Vec::new();
+    for n in games {
+        let Some(game) = doc.read_game(n) else {
+            continue;
+        };
+        let start = game.offset() as usize;
+        // A game over a reader limit is not all in the game's bytes: left alone.
+        if game.skipped_bytes() > 0 {
+            continue;
+        }
+        let Some(old) = doc.text.get(start..start + game.bytes().len()) else {
+            continue;
+        };
+        let Some(new) = rewrite(&game) else {
+            continue;
+        };
+        out.extend(diff(old, &new).into_iter().map(|r| Replace {
+            range: r.range.start + start..r.range.end + start,
+            text: r.text,
+        }));
+    }
+    out
+}
+
+/// `fix`'s edits for the games in `games` (games `fix` rejects are left as they are).
+pub fn fix_games(doc: &Document, games: std::ops::Range<usize>) -> Vec<Replace> {
+    let mut fixer = Fixer::new(fix_options(doc));
+    rewrite_games(doc, games, |game| {
+        let fixed = fixer.fix(game);
+        if fixed.rejected.is_some() {
+            return None;
+        }
+        String::from_utf8(fixed.bytes).ok()
+    })
+}
+
+/// `convert --to LANG`'s edits for the games in `games`.
+pub fn convert_games(doc: &Document, games: std::ops::Range<usize>, to: Lang) -> Vec<Replace> {
+    let config = doc.settings.config;
+    let mut converter = Converter::new(Options {
+        from: config.lang,
+        to,
+        form: MoveForm::San,
+        notation: config.notation,
+        rules: config.rules,
+    });
+    rewrite_games(doc, games, |game| Some(converter.convert(game).text))
+}
+
+/// The protocol's edits of `replaces`.
+pub fn text_edits(doc: &Document, replaces: &[Replace], units: Units) -> Vec<TextEdit> {
+    replaces
+        .iter()
+        .map(|r| TextEdit {
+            range: Range::new(
+                doc.lines.position(&doc.text, r.range.start, units),
+                doc.lines.position(&doc.text, r.range.end, units),
+            ),
+            new_text: r.text.clone(),
+        })
+        .collect()
+}
+
+/// The language a command or an action names (`en`, `es`, ...), English by default.
+pub fn language(name: Option<&str>) -> Result<Lang, String> {
+    match name {
+        None => Ok(Lang::En),
+        Some(name) => name
+            .parse::<Lang>()
+            .map_err(|_| format!("unknown language '{name}'")),
+    }
+}
+
+/// The name of a language in a title.
+pub fn language_name(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "English",
+        Lang::Es => "Spanish",
+        Lang::It => "Italian",
+        Lang::Pt => "Portuguese",
+        Lang::Fr => "French",
+        Lang::De => "German",
+        Lang::Nl => "Dutch",
+        Lang::Figurine => "figurines",
+    }
+}
