@@ -119,8 +119,9 @@ impl Document {
 
     /// Applies one change of the client's: the text in `range` (the whole text if
     /// `None`) replaced by `new`. Only the games the change touched are read and checked
-    /// again; a game ending where the change starts counts as touched (typing at the end
-    /// of a game's last line continues that game).
+    /// again, with the game before them (where a game ends can depend on how the next
+    /// begins); a game ending where the change starts counts as touched (typing at the
+    /// end of a game's last line continues that game).
     pub fn change(&mut self, range: Option<LspRange>, new: &str, units: Units) {
         let Some(range) = range else {
             self.text = new.to_string();
@@ -146,6 +147,9 @@ impl Document {
         while i > 0 && self.games[i].start() > a {
             i -= 1;
         }
+        // Where a game ends can depend on the first bytes of the next (text without tags
+        // after a result), so the game before the first touched one is read again too.
+        i = i.saturating_sub(1);
         let from = match self.games.get(i) {
             Some(g) if g.start() <= a => g.origin,
             _ => Origin::default(),
@@ -153,7 +157,11 @@ impl Document {
         for g in &mut self.games[j..] {
             g.origin.offset = (g.origin.offset as i64 + delta) as u64;
             g.end = (g.end as i64 + delta) as usize;
-            g.origin.line = self.lines.line_of(g.start()) as u64 + 1;
+            let line = self.lines.line_of(g.start()) as u64 + 1;
+            if let Some(record) = &mut g.record {
+                record.relocate(g.origin.games + 1, line as i64 - g.origin.line as i64);
+            }
+            g.origin.line = line;
         }
         self.games.drain(i..j);
         self.reread(i, from);
@@ -200,7 +208,12 @@ impl Document {
         let added = fresh.len();
         self.games.splice(at..k, fresh);
         for (n, g) in self.games.iter_mut().enumerate().skip(at + added) {
-            g.origin.games = n as u64;
+            if g.origin.games != n as u64 {
+                g.origin.games = n as u64;
+                if let Some(record) = &mut g.record {
+                    record.relocate(n as u64 + 1, 0);
+                }
+            }
         }
     }
 

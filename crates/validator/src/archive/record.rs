@@ -5,7 +5,7 @@
 //! encoding is spread over the threads; the thread that hands results on in input order
 //! only stores it.
 
-use super::detail::{Detail, MoveWriter, put_start, put_text, put_varint};
+use super::detail::{Detail, MoveWriter, put_start, put_text, put_varint, take_varint};
 use super::facts::{FACT_TAGS, FEN, Fields, Hasher};
 use super::names;
 use planilla_core::{Move, Position, Validation};
@@ -197,6 +197,23 @@ impl GameRecord {
     /// baselines), given back with the game's findings as [`ArchiveFinding::caller_key`](super::ArchiveFinding::caller_key).
     pub fn set_caller_key(&mut self, key: u64) {
         self.caller_key = key;
+    }
+
+    /// The record of the same game moved in its file: now game `index` (1-based), its
+    /// lines `lines_down` further down (negative: up). A caller that keeps records
+    /// while the text around them changes (the language server) keeps the findings'
+    /// game numbers and lines true without checking the game again.
+    pub fn relocate(&mut self, index: u64, lines_down: i64) {
+        let mut rest = &self.detail[..];
+        let (Some(_), Some(line)) = (take_varint(&mut rest), take_varint(&mut rest)) else {
+            // An unjudged record has no details.
+            return;
+        };
+        let mut detail = Vec::with_capacity(self.detail.len() + 4);
+        put_varint(&mut detail, index);
+        put_varint(&mut detail, line.saturating_add_signed(lines_down));
+        detail.extend_from_slice(rest);
+        self.detail = detail;
     }
 
     /// Half-moves of the main line that replayed.
