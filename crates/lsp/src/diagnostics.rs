@@ -4,11 +4,11 @@
 use crate::document::Document;
 use crate::lines::Units;
 use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Range};
-use planilla_validator::archive::Archive;
 use planilla_validator::{Finding, Severity};
+use std::collections::HashMap;
 
 /// The diagnostics of `doc`, in the order of the text (a game's own findings in
-/// `check`'s order, then the archive findings).
+/// `check`'s order), then the archive findings.
 pub fn of(doc: &Document, units: Units) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (n, game) in doc.games.iter().enumerate() {
@@ -25,30 +25,28 @@ pub fn of(doc: &Document, units: Units) -> Vec<Diagnostic> {
     out
 }
 
-/// The archive findings across the document's games (`check --archive` on the file):
-/// each underlines its game's first line.
+/// The archive findings judged last (see [`Document::archive`]), each underlining its
+/// game's first line; those of games read again since are left out until the next
+/// judgement.
 fn archive(doc: &Document, units: Units) -> Vec<Diagnostic> {
-    let mut judge = Archive::new();
-    let mut pushed = Vec::new();
-    for (n, game) in doc.games.iter().enumerate() {
-        if let Some(record) = &game.record
-            && judge.push(&doc.name, record).is_ok()
-        {
-            pushed.push(n);
-        }
-    }
-    let Ok(found) = judge.finish() else {
+    if doc.archive.is_empty() {
         return Vec::new();
-    };
-    found
-        .into_iter()
-        .filter(|a| doc.settings.keeps(a.finding.code))
-        .filter_map(|a| {
-            let n = *pushed.get(a.game_in_run as usize)?;
+    }
+    let by_id: HashMap<u64, usize> = doc
+        .games
+        .iter()
+        .enumerate()
+        .map(|(n, g)| (g.id, n))
+        .collect();
+    doc.archive
+        .iter()
+        .filter(|(_, f)| doc.settings.keeps(f.code))
+        .filter_map(|(id, finding)| {
+            let n = *by_id.get(id)?;
             let game = &doc.games[n];
             let head = &game.outline.head;
             let span = game.start() + head.start as usize..game.start() + head.end as usize;
-            Some(diagnostic(doc, span, n, &a.finding, units))
+            Some(diagnostic(doc, span, n, finding, units))
         })
         .collect()
 }

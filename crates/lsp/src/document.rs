@@ -12,16 +12,30 @@ use crate::Settings;
 use crate::lines::{LineIndex, Units};
 use lsp_types::Range as LspRange;
 use planilla_core::Move;
+use planilla_engine::pipeline::{BatchConfig, Job, process_stream};
 use planilla_parser::{Encoding, Game, Origin, Reader, ReaderBuilder, TokenKind};
-use planilla_validator::archive::GameRecord;
+use planilla_validator::archive::{Archive, GameRecord};
 use planilla_validator::{Checker, Finding, internal_error};
-use rayon::prelude::*;
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::OnceLock;
 
-/// Games checked at once on the pool when many are read (the open of a large file):
-/// enough to keep every thread busy, few enough that a batch's games are small.
-const BATCH: usize = 256;
+/// Games re-read by an edit past which the rest is read by the engine's pipeline, on
+/// every core (a paste of a whole file into an open document).
+const IN_LINE_GAMES: usize = 64;
+
+/// The pool the games of an opened document are checked on: every core.
+fn pool() -> &'static rayon::ThreadPool {
+    static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new().build().unwrap_or_else(|_| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .expect("a thread")
+        })
+    })
+}
 
 /// A finding of one game with the bytes it is about, relative to the game's start.
 #[derive(Clone, Debug)]
@@ -67,8 +81,15 @@ pub enum Fold {
 /// One game of a document.
 #[derive(Clone, Debug)]
 pub struct GameState {
-    /// Where its reading starts: `offset` is its first byte in the text.
+    /// A number no other game of the document had (a game read again gets a new one):
+    /// the archive findings, judged apart, name their games by it.
+    pub id: u64,
+    /// Where its reading starts: `offset` is its first byte in the text. Its
+    /// `after_result` is true where the game before was over a reader limit (a
+    /// reading that reaches this game from there is not known to read it alike).
     pub origin: Origin,
+    /// The game was over a reader limit (bytes of it were skipped).
+    pub skipped: bool,
     /// The byte after its last one.
     pub end: usize,
     /// Its findings, in the order `check` reports them.
@@ -100,6 +121,12 @@ pub struct Document {
     pub name: String,
     /// How it is checked.
     pub settings: Settings,
+    /// The archive findings across the games, by game id, and the version of the text
+    /// they were judged on (`None`: never judged).
+    pub archive: Vec<(u64, Finding)>,
+    /// See `archive`.
+    pub archive_version: Option<i32>,
+    next_id: u64,
 }
 
 impl Document {
@@ -112,9 +139,40 @@ impl Document {
             games: Vec::new(),
             name,
             settings,
+            archive: Vec::new(),
+            archive_version: None,
+            next_id: 0,
         };
-        doc.reread(0, Origin::default());
+        doc.read_all();
         doc
+    }
+
+    /// Reads and checks every game on every core (the engine's ordered pipeline).
+    fn read_all(&mut self) {
+        let job = CheckGame {
+            settings: &self.settings,
+        };
+        let builder = ReaderBuilder::new().encoding(Encoding::Auto);
+        let mut games = Vec::new();
+        // Reading bytes in memory fails only if the tokenizer panicked (a bug): the
+        // games before stand, as in `check`.
+        let _ = process_stream(
+            builder,
+            self.text.as_bytes(),
+            BatchConfig::default(),
+            pool(),
+            &job,
+            |batch: &mut Vec<GameState>| {
+                games.append(batch);
+                Ok(())
+            },
+        );
+        for i in 0..games.len() {
+            games[i].origin.after_result = i > 0 && games[i - 1].skipped;
+            games[i].id = self.next_id;
+            self.next_id += 1;
+        }
+        self.games = games;
     }
 
     /// Applies one change of the client's: the text in `range` (the whole text if
@@ -126,8 +184,7 @@ impl Document {
         let Some(range) = range else {
             self.text = new.to_string();
             self.lines = LineIndex::new(&self.text);
-            self.games.clear();
-            self.reread(0, Origin::default());
+            self.read_all();
             return;
         };
         let a = self.lines.offset(&self.text, range.start, units);
@@ -179,24 +236,41 @@ impl Document {
         let mut reader = reader_at(&self.text, origin);
         let mut k = at;
         let mut fresh = Vec::new();
-        let mut batch = Vec::new();
+        let mut worker = Worker::new(&self.settings);
         // The reader's state before the game read next.
         let mut before = origin;
         loop {
+            if fresh.len() == IN_LINE_GAMES {
+                // A long stretch changed (a paste): the rest of the text on every core.
+                self.games.truncate(at);
+                self.games.append(&mut fresh);
+                self.read_rest(before);
+                return;
+            }
             let mut game = Game::new();
             let read = reader.read_game(&mut game).unwrap_or(false);
             if !read {
                 k = self.games.len();
                 break;
             }
-            batch.push((game, before));
+            let job = CheckGame {
+                settings: &self.settings,
+            };
+            let mut state = match catch_unwind(AssertUnwindSafe(|| job.run(&mut worker, &game))) {
+                Ok(state) => state,
+                Err(panic) => {
+                    worker = Worker::new(&self.settings);
+                    job.failed(&game, &panic_text(&*panic))
+                }
+            };
+            state.origin.after_result = before.after_result;
+            state.id = self.next_id;
+            self.next_id += 1;
+            fresh.push(state);
             let next = reader.origin();
             before = next;
             while k < self.games.len() && self.games[k].origin.offset < next.offset {
                 k += 1;
-            }
-            if batch.len() == BATCH {
-                fresh.extend(check_batch(&self.settings, std::mem::take(&mut batch)));
             }
             if self.games.get(k).is_some_and(|g| {
                 g.origin.offset == next.offset && g.origin.after_result == next.after_result
@@ -204,7 +278,6 @@ impl Document {
                 break;
             }
         }
-        fresh.extend(check_batch(&self.settings, batch));
         let added = fresh.len();
         self.games.splice(at..k, fresh);
         for (n, g) in self.games.iter_mut().enumerate().skip(at + added) {
@@ -215,6 +288,51 @@ impl Document {
                 }
             }
         }
+    }
+
+    /// Reads and checks the games from `origin` to the end of the text on every core,
+    /// after the games kept.
+    fn read_rest(&mut self, origin: Origin) {
+        let job = CheckGame {
+            settings: &self.settings,
+        };
+        let builder = ReaderBuilder::new().encoding(Encoding::Auto).origin(origin);
+        let from = (origin.offset as usize).min(self.text.len());
+        let mut games = Vec::new();
+        let _ = process_stream(
+            builder,
+            &self.text.as_bytes()[from..],
+            BatchConfig::default(),
+            pool(),
+            &job,
+            |batch: &mut Vec<GameState>| {
+                games.append(batch);
+                Ok(())
+            },
+        );
+        let mut after_result = origin.after_result;
+        for mut g in games {
+            g.origin.after_result = after_result;
+            after_result = g.skipped;
+            g.id = self.next_id;
+            self.next_id += 1;
+            self.games.push(g);
+        }
+    }
+
+    /// Every game's archive record, by game id (what [`judge`] needs, to be judged
+    /// apart from the document).
+    pub fn records(&self) -> Vec<(u64, GameRecord)> {
+        self.games
+            .iter()
+            .filter_map(|g| Some((g.id, g.record.clone()?)))
+            .collect()
+    }
+
+    /// Judges the archive now (see [`judge`]).
+    pub fn judge_now(&mut self) {
+        self.archive = judge(&self.name, &self.records());
+        self.archive_version = Some(self.version);
     }
 
     /// The index of the game holding byte `at` (the last game for the text's end).
@@ -241,22 +359,57 @@ pub fn reader_at(text: &str, origin: Origin) -> Reader<&[u8]> {
         .build(&text.as_bytes()[from..])
 }
 
-/// Checks a batch of games on the pool, in order.
-fn check_batch(settings: &Settings, batch: Vec<(Game, Origin)>) -> Vec<GameState> {
-    if batch.len() < 4 {
-        let mut worker = Worker::new(settings);
-        return batch
-            .into_iter()
-            .map(|(game, origin)| worker.check(settings, &game, origin))
-            .collect();
+/// The archive findings across a document's games (`check --archive` on the file), by
+/// game id, from their records.
+pub fn judge(name: &str, records: &[(u64, GameRecord)]) -> Vec<(u64, Finding)> {
+    let mut archive = Archive::new();
+    for (_, record) in records {
+        if archive.push(name, record).is_err() {
+            return Vec::new();
+        }
     }
-    batch
-        .into_par_iter()
-        .map_init(
-            || Worker::new(settings),
-            |worker, (game, origin)| worker.check(settings, &game, origin),
-        )
+    let Ok(found) = archive.finish() else {
+        return Vec::new();
+    };
+    found
+        .into_iter()
+        .filter_map(|a| Some((records.get(a.game_in_run as usize)?.0, a.finding)))
         .collect()
+}
+
+/// The text of a panic's payload.
+pub(crate) fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_string())
+}
+
+/// What the document does to each game it reads: `check`'s work, with what the
+/// diagnostics, the archive and the outline need.
+struct CheckGame<'a> {
+    settings: &'a Settings,
+}
+
+impl Job for CheckGame<'_> {
+    type Output = GameState;
+    type Worker = Worker;
+
+    fn worker(&self) -> Worker {
+        Worker::new(self.settings)
+    }
+
+    fn run(&self, worker: &mut Worker, game: &Game) -> GameState {
+        worker.check(game)
+    }
+
+    /// A game planilla failed on is one `internal-error` finding, as in `check`.
+    fn failed(&self, game: &Game, panic: &str) -> GameState {
+        let message = format!("planilla failed on this game ({panic}); please report it");
+        let finding = internal_error(game, message);
+        state(game, vec![finding], None)
+    }
 }
 
 /// A thread's checker and the buffer of a main line's moves.
@@ -273,47 +426,39 @@ impl Worker {
         }
     }
 
-    /// Checks `game`, read at `origin`. A panic is the game's `internal-error`, as in
-    /// `check`, and the checker is made anew.
-    fn check(&mut self, settings: &Settings, game: &Game, origin: Origin) -> GameState {
-        let run = catch_unwind(AssertUnwindSafe(|| {
-            let mut findings = Vec::new();
-            self.checker
-                .check_main_line(game, &mut findings, &mut self.main_line);
-            (findings, GameRecord::new(game, &self.main_line))
-        }));
-        let (findings, record) = match run {
-            Ok((findings, record)) => (findings, Some(record)),
-            Err(panic) => {
-                *self = Worker::new(settings);
-                let why = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "a panic".to_string());
-                let message = format!("planilla failed on this game ({why}); please report it");
-                (vec![internal_error(game, message)], None)
-            }
-        };
-        let findings = findings
-            .into_iter()
-            .map(|finding| Located {
-                span: span_of(game, &finding),
-                finding,
-            })
-            .collect();
-        GameState {
-            origin: Origin {
-                offset: game.offset(),
-                line: game.first_line(),
-                games: game.index() - 1,
-                ..origin
-            },
-            end: (game.offset() + game.len_in_file()) as usize,
-            findings,
-            record,
-            outline: outline(game),
-        }
+    /// Checks `game`.
+    fn check(&mut self, game: &Game) -> GameState {
+        let mut findings = Vec::new();
+        self.checker
+            .check_main_line(game, &mut findings, &mut self.main_line);
+        let record = GameRecord::new(game, &self.main_line);
+        state(game, findings, Some(record))
+    }
+}
+
+/// A game's state from its findings and record; its id and `after_result` are the
+/// reading's to set.
+fn state(game: &Game, findings: Vec<Finding>, record: Option<GameRecord>) -> GameState {
+    let findings = findings
+        .into_iter()
+        .map(|finding| Located {
+            span: span_of(game, &finding),
+            finding,
+        })
+        .collect();
+    GameState {
+        id: 0,
+        origin: Origin {
+            offset: game.offset(),
+            line: game.first_line(),
+            games: game.index() - 1,
+            after_result: false,
+        },
+        skipped: game.skipped_bytes() > 0,
+        end: (game.offset() + game.len_in_file()) as usize,
+        findings,
+        record,
+        outline: outline(game),
     }
 }
 

@@ -5,9 +5,10 @@
 
 use crate::actions::{self, Fix};
 use crate::diagnostics;
-use crate::document::Document;
+use crate::document::{Document, panic_text};
 use crate::lines::Units;
 use crate::{Settings, SettingsFor, hover, outline};
+use crossbeam_channel::Sender;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
@@ -29,7 +30,7 @@ use lsp_types::{
 };
 use planilla_validator::Code;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// The command that fixes a whole document (arguments: its URI).
@@ -52,7 +53,24 @@ pub struct Server<'a> {
     units: Units,
     settings_for: Box<SettingsFor>,
     next_id: u64,
+    /// Where the archive judgements made apart come back.
+    judged: Sender<Judged>,
+    /// The documents whose archive is being judged apart.
+    judging: HashSet<Url>,
 }
+
+/// An archive judgement made apart: of the document at `uri` as it was at `version`.
+struct Judged {
+    uri: Url,
+    version: i32,
+    findings: Vec<(u64, planilla_validator::Finding)>,
+}
+
+/// Documents of at most this many games have their archive judged before their
+/// diagnostics are published (about 17 µs a game); larger ones publish their games'
+/// findings at once and the archive findings when the judgement, made on a thread of
+/// its own, comes back (a later edit's judgement replaces a stale one).
+const JUDGE_IN_LINE: usize = 1_000;
 
 /// Runs the protocol on `connection`: the handshake, then every message until `exit`.
 ///
@@ -71,28 +89,42 @@ pub fn run(connection: &Connection, settings_for: Box<SettingsFor>) -> Result<()
         },
     });
     connection.initialize_finish(id, result)?;
+    let (judged, judgements) = crossbeam_channel::unbounded();
     let mut server = Server {
         connection,
         docs: HashMap::new(),
         units,
         settings_for,
         next_id: 0,
+        judged,
+        judging: HashSet::new(),
     };
-    for message in &connection.receiver {
-        match message {
-            Message::Request(request) => {
-                if connection.handle_shutdown(&request)? {
+    loop {
+        crossbeam_channel::select! {
+            recv(connection.receiver) -> message => {
+                let Ok(message) = message else {
                     return Ok(());
+                };
+                match message {
+                    Message::Request(request) => {
+                        if connection.handle_shutdown(&request)? {
+                            return Ok(());
+                        }
+                        let response = server.request(request);
+                        connection.sender.send(Message::Response(response))?;
+                    }
+                    Message::Notification(notification) => server.notification(notification)?,
+                    // Answers to our workspace/applyEdit: nothing to do.
+                    Message::Response(_) => {}
                 }
-                let response = server.request(request);
-                connection.sender.send(Message::Response(response))?;
             }
-            Message::Notification(notification) => server.notification(notification)?,
-            // Answers to our workspace/applyEdit: nothing to do.
-            Message::Response(_) => {}
+            recv(judgements) -> judged => {
+                if let Ok(judged) = judged {
+                    server.judged(judged)?;
+                }
+            }
         }
     }
-    Ok(())
 }
 
 /// The position encoding: the first the client offers (UTF-16 if it offers none).
@@ -147,15 +179,6 @@ fn capabilities(units: Units) -> ServerCapabilities {
         document_formatting_provider: Some(OneOf::Left(true)),
         ..ServerCapabilities::default()
     }
-}
-
-/// The text of a panic's payload.
-fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic".to_string())
 }
 
 /// Whether a document is one the server checks: a `.pgn` file, or `languageId` `pgn`.
@@ -267,7 +290,7 @@ impl Server<'_> {
                 let text = item.text;
                 let version = item.version;
                 let doc = match catch_unwind(AssertUnwindSafe(|| {
-                    Document::open(text.clone(), version, name.clone(), settings.clone())
+                    Document::open(text, version, name.clone(), settings)
                 })) {
                     Ok(doc) => doc,
                     Err(panic) => {
@@ -324,7 +347,7 @@ impl Server<'_> {
             }
             _ => return Ok(()),
         };
-        self.publish(&uri)
+        self.changed(&uri)
     }
 
     /// The settings of the document at `uri`; a broken `planilla.toml` is said, and the
@@ -355,6 +378,62 @@ impl Server<'_> {
                 method.to_string(),
                 params,
             )))?;
+        Ok(())
+    }
+
+    /// After the document at `uri` was opened or changed: its archive judged (now for a
+    /// small document, apart for a large one) and its diagnostics published.
+    fn changed(&mut self, uri: &Url) -> Result<(), Error> {
+        let Some(doc) = self.docs.get_mut(uri) else {
+            return Ok(());
+        };
+        if doc.games.len() <= JUDGE_IN_LINE {
+            doc.judge_now();
+            return self.publish(uri);
+        }
+        self.publish(uri)?;
+        self.judge_apart(uri);
+        Ok(())
+    }
+
+    /// Starts a judgement of the archive of the document at `uri` on a thread of its own,
+    /// unless one is under way (when it comes back stale, another starts).
+    fn judge_apart(&mut self, uri: &Url) {
+        let Some(doc) = self.docs.get(uri) else {
+            return;
+        };
+        if self.judging.contains(uri) || doc.archive_version == Some(doc.version) {
+            return;
+        }
+        let records = doc.records();
+        let (name, version, sender) = (doc.name.clone(), doc.version, self.judged.clone());
+        let uri = uri.clone();
+        self.judging.insert(uri.clone());
+        std::thread::spawn(move || {
+            let findings =
+                catch_unwind(AssertUnwindSafe(|| crate::document::judge(&name, &records)))
+                    .unwrap_or_default();
+            let _ = sender.send(Judged {
+                uri,
+                version,
+                findings,
+            });
+        });
+    }
+
+    /// A judgement made apart came back: kept, published if the document has not
+    /// changed since, else judged again.
+    fn judged(&mut self, judged: Judged) -> Result<(), Error> {
+        self.judging.remove(&judged.uri);
+        let Some(doc) = self.docs.get_mut(&judged.uri) else {
+            return Ok(());
+        };
+        doc.archive = judged.findings;
+        doc.archive_version = Some(judged.version);
+        if doc.version == judged.version {
+            return self.publish(&judged.uri);
+        }
+        self.judge_apart(&judged.uri);
         Ok(())
     }
 

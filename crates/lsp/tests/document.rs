@@ -29,7 +29,8 @@ fn open(text: &str) -> Document {
 }
 
 /// What a client sees of a document, and where its games are.
-fn seen(doc: &Document) -> (Vec<(u64, u64, u64, usize)>, String) {
+fn seen(doc: &mut Document) -> (Vec<(u64, u64, u64, usize)>, String) {
+    doc.judge_now();
     let games = doc
         .games
         .iter()
@@ -110,9 +111,9 @@ proptest! {
                 doc.lines.position(&doc.text, b, Units::Utf16),
             );
             doc.change(Some(range), PIECES[piece], Units::Utf16);
-            let fresh = open(&doc.text);
-            let (games, diags) = seen(&doc);
-            let (fresh_games, fresh_diags) = seen(&fresh);
+            let mut fresh = open(&doc.text);
+            let (games, diags) = seen(&mut doc);
+            let (fresh_games, fresh_diags) = seen(&mut fresh);
             prop_assert_eq!(games, fresh_games, "after replacing {}..{} by {:?}", a, b, PIECES[piece]);
             let lines = |d: &str| d.split("},{\"range").map(str::to_string).collect::<Vec<_>>();
             let (d, f) = (lines(&diags), lines(&fresh_diags));
@@ -129,5 +130,5 @@ fn a_whole_text_change_reads_everything_again() {
     let text = corpus();
     let mut doc = open("1. e4 e5 *\n");
     doc.change(None, &text, Units::Utf16);
-    assert_eq!(seen(&doc), seen(&open(&text)));
+    assert_eq!(seen(&mut doc), seen(&mut open(&text)));
 }
