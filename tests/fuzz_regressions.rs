@@ -96,6 +96,9 @@ fn fuzz_regressions_replay() {
         // The byte ranges' property, with the cuts and options the range target reads
         // from an input's first bytes, on every input.
         planilla_testkit::range_fuzz(&data, &name);
+        // The language server's documents under the edits the lsp target reads from
+        // the input, on every input.
+        planilla_testkit::lsp::lsp_fuzz(&data);
     }
     assert!(files.len() >= 3, "the regression files are found");
 }

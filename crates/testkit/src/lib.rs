@@ -23,6 +23,9 @@
 //!   each read as `check --range` reads it, give the whole file's findings and totals),
 //!   with [`Places`] finding places to cut at inside tag pairs, comments, variations and
 //!   multi-byte characters, and [`range_fuzz`] reading a range fuzz target's input.
+//! - [`lsp::edits_read_fresh`]: the language server's documents under any edits are
+//!   what a fresh reading of their text gives ([`lsp::lsp_fuzz`]: the lsp fuzz target's
+//!   input read as a text and its edits).
 //! - [`Chunked`]: a reader that hands out as few bytes as asked, to reach every refill
 //!   path of the streaming reader.
 //!
@@ -42,6 +45,7 @@ mod archive;
 mod convert;
 mod cuts;
 mod fix;
+pub mod lsp;
 mod range;
 mod repair;
 mod split;
