@@ -4,7 +4,7 @@
 Usage: python3 fuzz/seed.py [CORPUS_DIR]   (default fuzz/corpus, run from the repository root)
 
 Games and pieces of games from corpora/**/*.pgn (and ../shared/corpora when present) seed
-the reader, tokenizer, convert, fix and range targets; the words of their movetext seed san; FEN tags
+the reader, tokenizer, convert, fix, range and lsp targets; the words of their movetext seed san; FEN tags
 and perft positions seed fen. Only targets whose corpus directory is empty are seeded.
 """
 import hashlib
@@ -98,6 +98,12 @@ counts = {
     "fix": write("fix", games[:1500], b"\x00"),
     # Four cuts (first byte 4 << 3), marks 1 + 4 * 16 bytes apart, then the cuts.
     "range": write("range", games[:1500], b"\x20\x10\x10\x00\x80\x01\x00\x04\x33\x0a"),
+    # Two or three games, a 0 byte, then three edits (where, how many removed, what
+    # typed: testkit's lsp::PIECES) at the start, the middle and the end.
+    "lsp": write(
+        "lsp",
+        [games[i] + games[i + 1] + b"\x00" + b"\x00\x00\x0d\x80\x05\x04\xff\x00\x0b" for i in range(0, min(len(games) - 1, 600))],
+    ),
     "san": write("san", sorted(words)[:5000]),
     "fen": write("fen", sorted(f for f in fens if f)),
 }

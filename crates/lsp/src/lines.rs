@@ -36,18 +36,25 @@ impl Units {
     }
 }
 
-/// The byte offsets at which the lines of a text start (the first is 0).
+/// The byte offsets at which the lines of a text start (the first is 0). Lines end as
+/// the protocol says: at `\n`, `\r\n` or a `\r` alone.
 #[derive(Clone, Debug, Default)]
 pub struct LineIndex {
     starts: Vec<usize>,
 }
 
 impl LineIndex {
-    /// The line starts of `text`: after every `\n` (a `\r\n` ends a line at its `\n`).
+    /// The line starts of `text`.
     pub fn new(text: &str) -> LineIndex {
+        let bytes = text.as_bytes();
         let mut starts = Vec::with_capacity(text.len() / 40 + 1);
         starts.push(0);
-        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+            if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                continue;
+            }
+            starts.push(i + 1);
+        }
         LineIndex { starts }
     }
 
@@ -61,17 +68,18 @@ impl LineIndex {
         self.starts.partition_point(|&s| s <= at) - 1
     }
 
-    /// The byte range of 0-based line `line`, its line end excluded (`\r\n` or `\n`).
+    /// The byte range of 0-based line `line`, its line end excluded.
     pub fn line_span(&self, text: &str, line: usize) -> std::ops::Range<usize> {
+        let bytes = text.as_bytes();
         let start = self.starts[line.min(self.starts.len() - 1)];
-        let mut end = self
-            .starts
-            .get(line + 1)
-            .map_or(text.len(), |&next| next - 1);
-        if end > start && text.as_bytes()[end - 1] == b'\r' {
+        let Some(&next) = self.starts.get(line + 1) else {
+            return start..text.len();
+        };
+        let mut end = next - 1;
+        if bytes[end] == b'\n' && end > start && bytes[end - 1] == b'\r' {
             end -= 1;
         }
-        start..end.max(start)
+        start..end
     }
 
     /// The byte of 0-based `line` and 1-based `column` in characters (planilla's
@@ -154,5 +162,14 @@ mod tests {
         );
         assert_eq!(index.byte_of_column(text, 0, 3), b);
         assert_eq!(index.line_span(text, 0), 0..5);
+        // A \r alone ends a line too.
+        let cr = "a\rb\r\n\rc";
+        let cr_index = LineIndex::new(cr);
+        assert_eq!(cr_index.lines(), 4);
+        assert_eq!(cr_index.line_span(cr, 0), 0..1);
+        assert_eq!(cr_index.line_span(cr, 1), 2..3);
+        assert_eq!(cr_index.line_span(cr, 2), 5..5);
+        assert_eq!(cr_index.position(cr, 6, Units::Utf16), Position::new(3, 0));
+        assert_eq!(cr_index.offset(cr, Position::new(3, 1), Units::Utf16), 7);
     }
 }
