@@ -4,8 +4,9 @@ sees it, timed with the client's clock.
 
     bench_lsp.py --planilla BIN --corpora DIR --out DIR [--rounds N] [--edits N]
 
-- edit: a document of the first 10,000 games of the real files (repeated), opened once;
-  then, N times, one move of a game chosen at random is changed (the first letter of a
+- edit: a document of the first 10,000 games of the real files (repeated), opened once
+  and its archive judged (the second publication: the repeated files make most games
+  copies, so about 11,000 archive findings ride along with every publication); then, N times, one move of a game chosen at random is changed (the first letter of a
   piece move becomes another piece's letter, an error), and the time from sending the
   didChange to receiving the publishDiagnostics of that version is taken; the next edit
   restores it, and is timed too. Median, 90th percentile and worst; the issue's target
@@ -105,6 +106,11 @@ def edit_bench(binary, text, edits, seed=1):
     c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "pgn", "version": 0, "text": text}})
     diags = c.diagnostics(0)
     opened = time.perf_counter() - t0
+    # A document this large has its archive judged once it is quiet, and published
+    # again with the archive findings: the edits start from there, so each publication
+    # carries them too.
+    diags = c.diagnostics(0)
+    judged = time.perf_counter() - t0
     lines = text.split("\n")
     # Lines of movetext with a knight move: one edit each.
     candidates = [i for i, l in enumerate(lines) if not l.startswith("[") and " N" in l]
@@ -127,7 +133,7 @@ def edit_bench(binary, text, edits, seed=1):
             c.diagnostics(version)
             times.append(time.perf_counter() - t)
     c.close()
-    return opened, len(diags), times
+    return opened, judged, len(diags), times
 
 
 def open_bench(binary, path):
@@ -164,9 +170,9 @@ def main():
     bench.build_corpus(args.corpora, big, 100 * MB)
     games = first_games(big, 10_000)
     bench.say(f"edit: 10,000 games ({len(games.encode()) / MB:.1f} MB), {args.edits} edits and {args.edits} undos")
-    opened, n, times = edit_bench(args.planilla, games, args.edits)
+    opened, judged, n, times = edit_bench(args.planilla, games, args.edits)
     ms = sorted(t * 1000 for t in times)
-    bench.say(f"  opened in {opened:.2f} s ({n} diagnostics)")
+    bench.say(f"  opened in {opened:.2f} s, archive judged at {judged:.2f} s ({n} diagnostics)")
     bench.say(
         f"  edit to diagnostics: median {statistics.median(ms):.1f} ms, "
         f"p90 {ms[int(len(ms) * 0.9) - 1]:.1f} ms, worst {ms[-1]:.1f} ms (target: 50 ms)"
