@@ -52,7 +52,11 @@ pub fn quick_fixes(doc: &Document, code: Code, span: std::ops::Range<usize>) -> 
     if fixed.rejected.is_some() {
         return Vec::new();
     }
-    let answers = |c: Code| c == code || (code == Code::IllegalMove && c == Code::RepairedMove);
+    let answers = |c: Code| {
+        c == code
+            || (c == Code::RepairedMove && matches!(code, Code::IllegalMove | Code::AmbiguousMove))
+            || (c == Code::NonStandardSan && writes_san(code))
+    };
     let mut edits = Vec::new();
     let mut titles = Vec::new();
     for change in fixed.changes.iter().filter(|c| answers(c.code)) {
@@ -85,6 +89,21 @@ pub fn quick_fixes(doc: &Document, code: Code, span: std::ops::Range<usize>) -> 
         title: format!("planilla fix: {}", titles.join(", ")),
         edits,
     }]
+}
+
+/// Whether `fix` answers a finding of `code` by writing the move's canonical SAN, a
+/// change it reports as `non-standard-san` (`Cg1f3`, a `redundant-disambiguation`,
+/// becomes `Cf3`; `Dxf7`, a `check-mark`, becomes `Dxf7#`).
+fn writes_san(code: Code) -> bool {
+    matches!(
+        code,
+        Code::NonStandardSan
+            | Code::RedundantDisambiguation
+            | Code::PinnedDisambiguation
+            | Code::NonPreferredDisambiguation
+            | Code::CaptureMark
+            | Code::CheckMark
+    )
 }
 
 /// The edits that make games `games` of `doc` what `rewrite` writes of each (a game it
@@ -178,5 +197,54 @@ pub fn language_name(lang: Lang) -> &'static str {
         Lang::De => "German",
         Lang::Nl => "Dutch",
         Lang::Figurine => "figurines",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Settings;
+
+    fn doc(text: &str) -> Document {
+        Document::open(text.to_string(), 1, "t.pgn".into(), Settings::default())
+    }
+
+    /// The quick fix for the first finding of `code` in `text`, applied.
+    fn fixed(text: &str, code: Code) -> Option<(String, String)> {
+        let d = doc(text);
+        let (game, located) = d.games.iter().find_map(|g| {
+            let l = g.findings.iter().find(|l| l.finding.code == code)?;
+            Some((g, l))
+        })?;
+        let span =
+            game.start() + located.span.start as usize..game.start() + located.span.end as usize;
+        let fix = quick_fixes(&d, code, span).into_iter().next()?;
+        Some((fix.title, crate::edits::apply(&d.text, &fix.edits)))
+    }
+
+    const TAGS: &str = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"A\"]\n[Black \"B\"]\n";
+
+    #[test]
+    fn a_san_finding_gets_the_canonical_san() {
+        // check calls Cg1f3 a redundant disambiguation, fix's change is a non-standard SAN.
+        let text = format!("{TAGS}[Result \"*\"]\n\n1. Cg1f3 d5 2. d4 Cf6 *\n");
+        let (title, new) = fixed(&text, Code::RedundantDisambiguation).expect("a quick fix");
+        assert_eq!(title, "planilla fix: 'Cg1f3' → 'Cf3'");
+        assert_eq!(new, text.replace("Cg1f3", "Cf3"));
+        // A mate written without its mark (check-mark).
+        let text =
+            format!("{TAGS}[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7 1-0\n");
+        let (_, new) = fixed(&text, Code::CheckMark).expect("a quick fix");
+        assert_eq!(new, text.replace("Qxf7", "Qxf7#"));
+    }
+
+    #[test]
+    fn an_ambiguous_move_gets_its_unique_repair() {
+        let text = format!(
+            "{TAGS}[Result \"*\"]\n\n1. d4 d5 2. Nf3 Nf6 3. Nd2 e6 4. Nf3 c5 5. e3 Nc6 *\n"
+        );
+        let (title, new) = fixed(&text, Code::AmbiguousMove).expect("a quick fix");
+        assert_eq!(title, "planilla fix: 'Nd2' → 'Nfd2'");
+        assert_eq!(new, text.replace("3. Nd2", "3. Nfd2"));
     }
 }
