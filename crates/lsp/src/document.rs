@@ -201,6 +201,10 @@ impl Document {
         self.games.splice(at..k, fresh);
         for (n, g) in self.games.iter_mut().enumerate().skip(at + added) {
             g.origin.games = n as u64;
+            // The archive findings of the other games name this one by its index.
+            if let Some(record) = &mut g.record {
+                record.set_index(n as u64 + 1);
+            }
         }
     }
 

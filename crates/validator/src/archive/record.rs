@@ -5,7 +5,7 @@
 //! encoding is spread over the threads; the thread that hands results on in input order
 //! only stores it.
 
-use super::detail::{Detail, MoveWriter, put_start, put_text, put_varint};
+use super::detail::{Detail, MoveWriter, put_start, put_text, put_varint, take_varint};
 use super::facts::{FACT_TAGS, FEN, Fields, Hasher};
 use super::names;
 use planilla_core::{Move, Position, Validation};
@@ -197,6 +197,20 @@ impl GameRecord {
     /// baselines), given back with the game's findings as [`ArchiveFinding::caller_key`](super::ArchiveFinding::caller_key).
     pub fn set_caller_key(&mut self, key: u64) {
         self.caller_key = key;
+    }
+
+    /// Makes the record that of game `index` (1-based) of its file: a game kept while
+    /// the games before it change (a language server's document, edited), which the
+    /// messages of the other games' findings name by its index.
+    pub fn set_index(&mut self, index: u64) {
+        let mut rest = self.detail.as_slice();
+        if take_varint(&mut rest).is_none() {
+            return; // an unjudged game: no details
+        }
+        let mut detail = Vec::with_capacity(self.detail.len() + 2);
+        put_varint(&mut detail, index);
+        detail.extend_from_slice(rest);
+        self.detail = detail;
     }
 
     /// Half-moves of the main line that replayed.
