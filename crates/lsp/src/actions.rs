@@ -70,9 +70,23 @@ pub fn quick_fixes(doc: &Document, code: Code, span: std::ops::Range<usize>) -> 
         if doc.text.get(at..end) != Some(change.before.as_str()) {
             continue;
         }
+        let (mut start, mut text) = (at, change.after.clone());
+        if change.after.is_empty() {
+            // A removal (a DGT signal's placements) takes the spaces before it, as `fix`
+            // removes it from the end of the token before; a token glued after it
+            // keeps one space.
+            let bytes = doc.text.as_bytes();
+            let first = doc.games.get(n).map_or(0, |g| g.start());
+            while start > first && bytes[start - 1].is_ascii_whitespace() {
+                start -= 1;
+            }
+            if start < at && bytes.get(end).is_some_and(|b| !b.is_ascii_whitespace()) {
+                text = " ".to_string();
+            }
+        }
         edits.push(Replace {
-            range: at..end,
-            text: change.after.clone(),
+            range: start..end,
+            text,
         });
         titles.push(if change.after.is_empty() {
             format!("remove '{}'", change.before)
@@ -236,6 +250,15 @@ mod tests {
             format!("{TAGS}[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7 1-0\n");
         let (_, new) = fixed(&text, Code::CheckMark).expect("a quick fix");
         assert_eq!(new, text.replace("Qxf7", "Qxf7#"));
+    }
+
+    #[test]
+    fn a_dgt_signal_goes_with_the_space_before_it() {
+        // 1. Rh2 Kd5 1-0: the black king's placement after White's last move.
+        let text = "[Event \"DGT\"]\n[FEN \"k7/8/8/8/4K3/8/8/7R w - - 0 1\"]\n[SetUp \"1\"]\n[Result \"1-0\"]\n\n1. Rh2 Kd5 1-0\n";
+        let (title, new) = fixed(text, Code::DgtResultSignal).expect("a quick fix");
+        assert_eq!(title, "planilla fix: remove 'Kd5'");
+        assert_eq!(new, text.replace("Rh2 Kd5 1-0", "Rh2 1-0"));
     }
 
     #[test]
