@@ -15,6 +15,7 @@ use crate::lines::Units;
 use lsp_types::{Range, TextEdit};
 use planilla_converter::{Converter, FixOptions, Fixer, MoveForm, Options};
 use planilla_core::san::Lang;
+use planilla_parser::TokenKind;
 use planilla_validator::Code;
 
 /// A change with what to call it.
@@ -71,6 +72,30 @@ pub fn quick_fixes(doc: &Document, code: Code, span: std::ops::Range<usize>) -> 
             continue;
         }
         let (mut start, mut text) = (at, change.after.clone());
+        if change.before.is_empty() {
+            // An insertion (a missing result) after the game's last token, written where
+            // `fix` writes it: after a space, or on a line of its own after a `;`
+            // comment or a `%` line (which run to their line's end), after a blank line
+            // after the tags of a game without moves.
+            let line_end = if doc.text.contains("\r\n") {
+                "\r\n"
+            } else {
+                "\n"
+            };
+            let rel = at as u64 - game.offset();
+            let last = game.tokens().iter().rev().find(|t| u64::from(t.end) == rel);
+            text = match last.map(|t| t.kind) {
+                Some(TokenKind::LineComment | TokenKind::Escape) => {
+                    format!("{line_end}{}", change.after)
+                }
+                Some(TokenKind::Tag) => format!("{line_end}{line_end}{}", change.after),
+                _ => format!(" {}", change.after),
+            };
+            // At the end of the text, a line end closes the game.
+            if at == doc.text.len() {
+                text.push_str(line_end);
+            }
+        }
         if change.after.is_empty() {
             // A removal (a DGT signal's placements) takes the spaces before it, as `fix`
             // removes it from the end of the token before; a token glued after it
@@ -259,6 +284,35 @@ mod tests {
         let (title, new) = fixed(text, Code::DgtResultSignal).expect("a quick fix");
         assert_eq!(title, "planilla fix: remove 'Kd5'");
         assert_eq!(new, text.replace("Rh2 Kd5 1-0", "Rh2 1-0"));
+    }
+
+    #[test]
+    fn a_missing_result_is_written_apart() {
+        for (moves, fixed) in [
+            ("1. e4 e5 2. Nf3\n", "1. e4 e5 2. Nf3 *\n"),
+            ("1. e4 e5 ;a comment\n", "1. e4 e5 ;a comment\n*\n"),
+            // At the end of the text: a line end after it, as fix writes.
+            ("1. e4 e5 2. Nf3", "1. e4 e5 2. Nf3 *\n"),
+            ("1. e4 e5 ;a comment", "1. e4 e5 ;a comment\n*\n"),
+        ] {
+            let text = format!("{TAGS}[Result \"*\"]\n\n{moves}");
+            let d = doc(&text);
+            let game = &d.games[0];
+            let located = game
+                .findings
+                .iter()
+                .find(|l| l.finding.code == Code::SyntaxError)
+                .expect("a syntax error");
+            let span = game.start() + located.span.start as usize
+                ..game.start() + located.span.end as usize;
+            let fix = quick_fixes(&d, Code::SyntaxError, span).into_iter().next();
+            let fix = fix.expect("a quick fix");
+            assert_eq!(fix.title, "planilla fix: '' → '*'");
+            assert_eq!(
+                crate::edits::apply(&d.text, &fix.edits),
+                text.replace(moves, fixed)
+            );
+        }
     }
 
     #[test]
