@@ -42,7 +42,7 @@ local function quick_fix(rel, code, token, title, expected)
   -- The change went to the server; its diagnostics are check's of the expected file.
   T.wait_diagnostics(buf, 'after the quick fix')
   for _, d in ipairs(T.diagnostics(buf)) do
-    T.ok(not (d.line == target.range.start.line and d.code == code and d.col == target.range.start.character),
+    T.ok(not (d.line == target.range.start.line and d.code == code and d.text == token),
       rel .. ': the ' .. code .. ' diagnostic is still there after its fix: ' .. d.message)
   end
   T.same_findings(T.diagnostics(buf), T.check(T.root .. '/corpora/lsp/' .. expected, nil, path), rel .. ' after the quick fix')
