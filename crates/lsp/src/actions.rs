@@ -15,6 +15,7 @@ use crate::lines::Units;
 use lsp_types::{Range, TextEdit};
 use planilla_converter::{Converter, FixOptions, Fixer, MoveForm, Options};
 use planilla_core::san::Lang;
+use planilla_parser::TokenKind;
 use planilla_validator::Code;
 
 /// A change with what to call it.
@@ -52,7 +53,11 @@ pub fn quick_fixes(doc: &Document, code: Code, span: std::ops::Range<usize>) -> 
     if fixed.rejected.is_some() {
         return Vec::new();
     }
-    let answers = |c: Code| c == code || (code == Code::IllegalMove && c == Code::RepairedMove);
+    let answers = |c: Code| {
+        c == code
+            || (c == Code::RepairedMove && matches!(code, Code::IllegalMove | Code::AmbiguousMove))
+            || (c == Code::NonStandardSan && writes_san(code))
+    };
     let mut edits = Vec::new();
     let mut titles = Vec::new();
     for change in fixed.changes.iter().filter(|c| answers(c.code)) {
@@ -66,9 +71,47 @@ pub fn quick_fixes(doc: &Document, code: Code, span: std::ops::Range<usize>) -> 
         if doc.text.get(at..end) != Some(change.before.as_str()) {
             continue;
         }
+        let (mut start, mut text) = (at, change.after.clone());
+        if change.before.is_empty() {
+            // An insertion (a missing result) after the game's last token, written where
+            // `fix` writes it: after a space, or on a line of its own after a `;`
+            // comment or a `%` line (which run to their line's end), after a blank line
+            // after the tags of a game without moves.
+            let line_end = if doc.text.contains("\r\n") {
+                "\r\n"
+            } else {
+                "\n"
+            };
+            let rel = at as u64 - game.offset();
+            let last = game.tokens().iter().rev().find(|t| u64::from(t.end) == rel);
+            text = match last.map(|t| t.kind) {
+                Some(TokenKind::LineComment | TokenKind::Escape) => {
+                    format!("{line_end}{}", change.after)
+                }
+                Some(TokenKind::Tag) => format!("{line_end}{line_end}{}", change.after),
+                _ => format!(" {}", change.after),
+            };
+            // At the end of the text, a line end closes the game.
+            if at == doc.text.len() {
+                text.push_str(line_end);
+            }
+        }
+        if change.after.is_empty() {
+            // A removal (a DGT signal's placements) takes the spaces before it, as `fix`
+            // removes it from the end of the token before; a token glued after it
+            // keeps one space.
+            let bytes = doc.text.as_bytes();
+            let first = doc.games.get(n).map_or(0, |g| g.start());
+            while start > first && bytes[start - 1].is_ascii_whitespace() {
+                start -= 1;
+            }
+            if start < at && bytes.get(end).is_some_and(|b| !b.is_ascii_whitespace()) {
+                text = " ".to_string();
+            }
+        }
         edits.push(Replace {
-            range: at..end,
-            text: change.after.clone(),
+            range: start..end,
+            text,
         });
         titles.push(if change.after.is_empty() {
             format!("remove '{}'", change.before)
@@ -85,6 +128,21 @@ pub fn quick_fixes(doc: &Document, code: Code, span: std::ops::Range<usize>) -> 
         title: format!("planilla fix: {}", titles.join(", ")),
         edits,
     }]
+}
+
+/// Whether `fix` answers a finding of `code` by writing the move's canonical SAN, a
+/// change it reports as `non-standard-san` (`Cg1f3`, a `redundant-disambiguation`,
+/// becomes `Cf3`; `Dxf7`, a `check-mark`, becomes `Dxf7#`).
+fn writes_san(code: Code) -> bool {
+    matches!(
+        code,
+        Code::NonStandardSan
+            | Code::RedundantDisambiguation
+            | Code::PinnedDisambiguation
+            | Code::NonPreferredDisambiguation
+            | Code::CaptureMark
+            | Code::CheckMark
+    )
 }
 
 /// The edits that make games `games` of `doc` what `rewrite` writes of each (a game it
@@ -178,5 +236,92 @@ pub fn language_name(lang: Lang) -> &'static str {
         Lang::De => "German",
         Lang::Nl => "Dutch",
         Lang::Figurine => "figurines",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Settings;
+
+    fn doc(text: &str) -> Document {
+        Document::open(text.to_string(), 1, "t.pgn".into(), Settings::default())
+    }
+
+    /// The quick fix for the first finding of `code` in `text`, applied.
+    fn fixed(text: &str, code: Code) -> Option<(String, String)> {
+        let d = doc(text);
+        let (game, located) = d.games.iter().find_map(|g| {
+            let l = g.findings.iter().find(|l| l.finding.code == code)?;
+            Some((g, l))
+        })?;
+        let span =
+            game.start() + located.span.start as usize..game.start() + located.span.end as usize;
+        let fix = quick_fixes(&d, code, span).into_iter().next()?;
+        Some((fix.title, crate::edits::apply(&d.text, &fix.edits)))
+    }
+
+    const TAGS: &str = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"A\"]\n[Black \"B\"]\n";
+
+    #[test]
+    fn a_san_finding_gets_the_canonical_san() {
+        // check calls Cg1f3 a redundant disambiguation, fix's change is a non-standard SAN.
+        let text = format!("{TAGS}[Result \"*\"]\n\n1. Cg1f3 d5 2. d4 Cf6 *\n");
+        let (title, new) = fixed(&text, Code::RedundantDisambiguation).expect("a quick fix");
+        assert_eq!(title, "planilla fix: 'Cg1f3' → 'Cf3'");
+        assert_eq!(new, text.replace("Cg1f3", "Cf3"));
+        // A mate written without its mark (check-mark).
+        let text =
+            format!("{TAGS}[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7 1-0\n");
+        let (_, new) = fixed(&text, Code::CheckMark).expect("a quick fix");
+        assert_eq!(new, text.replace("Qxf7", "Qxf7#"));
+    }
+
+    #[test]
+    fn a_dgt_signal_goes_with_the_space_before_it() {
+        // 1. Rh2 Kd5 1-0: the black king's placement after White's last move.
+        let text = "[Event \"DGT\"]\n[FEN \"k7/8/8/8/4K3/8/8/7R w - - 0 1\"]\n[SetUp \"1\"]\n[Result \"1-0\"]\n\n1. Rh2 Kd5 1-0\n";
+        let (title, new) = fixed(text, Code::DgtResultSignal).expect("a quick fix");
+        assert_eq!(title, "planilla fix: remove 'Kd5'");
+        assert_eq!(new, text.replace("Rh2 Kd5 1-0", "Rh2 1-0"));
+    }
+
+    #[test]
+    fn a_missing_result_is_written_apart() {
+        for (moves, fixed) in [
+            ("1. e4 e5 2. Nf3\n", "1. e4 e5 2. Nf3 *\n"),
+            ("1. e4 e5 ;a comment\n", "1. e4 e5 ;a comment\n*\n"),
+            // At the end of the text: a line end after it, as fix writes.
+            ("1. e4 e5 2. Nf3", "1. e4 e5 2. Nf3 *\n"),
+            ("1. e4 e5 ;a comment", "1. e4 e5 ;a comment\n*\n"),
+        ] {
+            let text = format!("{TAGS}[Result \"*\"]\n\n{moves}");
+            let d = doc(&text);
+            let game = &d.games[0];
+            let located = game
+                .findings
+                .iter()
+                .find(|l| l.finding.code == Code::SyntaxError)
+                .expect("a syntax error");
+            let span = game.start() + located.span.start as usize
+                ..game.start() + located.span.end as usize;
+            let fix = quick_fixes(&d, Code::SyntaxError, span).into_iter().next();
+            let fix = fix.expect("a quick fix");
+            assert_eq!(fix.title, "planilla fix: '' → '*'");
+            assert_eq!(
+                crate::edits::apply(&d.text, &fix.edits),
+                text.replace(moves, fixed)
+            );
+        }
+    }
+
+    #[test]
+    fn an_ambiguous_move_gets_its_unique_repair() {
+        let text = format!(
+            "{TAGS}[Result \"*\"]\n\n1. d4 d5 2. Nf3 Nf6 3. Nd2 e6 4. Nf3 c5 5. e3 Nc6 *\n"
+        );
+        let (title, new) = fixed(&text, Code::AmbiguousMove).expect("a quick fix");
+        assert_eq!(title, "planilla fix: 'Nd2' → 'Nfd2'");
+        assert_eq!(new, text.replace("3. Nd2", "3. Nfd2"));
     }
 }

@@ -79,3 +79,67 @@ fn diagnostic(
         ..Diagnostic::default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Settings;
+    use lsp_types::Position;
+
+    fn messages(doc: &mut Document) -> Vec<String> {
+        doc.judge_now();
+        of(doc, Units::Utf16)
+            .into_iter()
+            .filter(|d| matches!(&d.code, Some(NumberOrString::String(c)) if c == "duplicate-game"))
+            .map(|d| d.message)
+            .collect()
+    }
+
+    /// After an edit that removes a game, an archive finding names the other game by its
+    /// index in the text as it is now, as `check --archive` on that text does.
+    #[test]
+    fn archive_findings_name_the_games_as_they_are_now() {
+        let game = |event: &str| {
+            format!(
+                "[Event \"{event}\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. d4 d5 2. c4 e6 *\n\n"
+            )
+        };
+        let other = |white: &str| {
+            format!(
+                "[Event \"x\"]\n[White \"{white}\"]\n[Black \"Y\"]\n[Result \"*\"]\n\n1. e4 *\n\n"
+            )
+        };
+        // The copies after two other games: the edit re-reads the game after the one it
+        // removes, and keeps the copies.
+        let text = format!("{}{}{}{}", other("X"), other("Z"), game("a"), game("b"));
+        let mut doc = Document::open(text.clone(), 1, "t.pgn".into(), Settings::default());
+        assert_eq!(messages(&mut doc).len(), 1);
+        assert!(
+            messages(&mut doc)[0].starts_with("game 4:"),
+            "{:?}",
+            messages(&mut doc)
+        );
+        assert!(
+            messages(&mut doc)[0].contains("as game 3 of t.pgn"),
+            "{:?}",
+            messages(&mut doc)
+        );
+        // Delete the first game (its 7 lines): the copies are games 2 and 3.
+        doc.change(
+            Some(lsp_types::Range::new(
+                Position::new(0, 0),
+                Position::new(7, 0),
+            )),
+            "",
+            Units::Utf16,
+        );
+        let mut fresh = Document::open(doc.text.clone(), 2, "t.pgn".into(), Settings::default());
+        assert_eq!(messages(&mut fresh).len(), 1);
+        assert!(
+            messages(&mut fresh)[0].contains("as game 2 of t.pgn"),
+            "{:?}",
+            messages(&mut fresh)
+        );
+        assert_eq!(messages(&mut doc), messages(&mut fresh));
+    }
+}

@@ -173,6 +173,16 @@ fn details_read_back() {
     assert_eq!(detail.tag("Black"), Some("Bé"));
     assert_eq!(detail.tags.len(), 5);
     assert!(Detail::decode(&record.detail[..record.detail.len() - 1], 0).is_none());
+    // A new index (one varint byte more) and line leave the rest as it was.
+    record.relocate(300, 200);
+    let moved = Detail::decode(&record.detail, 42).expect("decodes");
+    assert_eq!((moved.index, moved.line), (300, 201));
+    assert_eq!((moved.moves, moved.tags), (detail.moves, detail.tags));
+    record.relocate(300, -200);
+    assert_eq!(Detail::decode(&record.detail, 42).expect("decodes").line, 1);
+    let mut unjudged = GameRecord::unjudged();
+    unjudged.relocate(3, 1);
+    assert!(unjudged.detail.is_empty());
 }
 
 /// The keys made in the worker, from the game's tags, are the ones the judge makes
