@@ -189,6 +189,10 @@ impl Document {
         };
         let a = self.lines.offset(&self.text, range.start, units);
         let b = self.lines.offset(&self.text, range.end, units).max(a);
+        // Lines as the parser counts them (at `\n` only; the protocol's also end at a
+        // lone `\r`): the games after the change move by this many.
+        let newlines = |t: &[u8]| memchr::memchr_iter(b'\n', t).count() as i64;
+        let lines_down = newlines(new.as_bytes()) - newlines(&self.text.as_bytes()[a..b]);
         self.text.replace_range(a..b, new);
         self.lines = LineIndex::new(&self.text);
         let delta = new.len() as i64 - (b - a) as i64;
@@ -214,11 +218,10 @@ impl Document {
         for g in &mut self.games[j..] {
             g.origin.offset = (g.origin.offset as i64 + delta) as u64;
             g.end = (g.end as i64 + delta) as usize;
-            let line = self.lines.line_of(g.start()) as u64 + 1;
             if let Some(record) = &mut g.record {
-                record.relocate(g.origin.games + 1, line as i64 - g.origin.line as i64);
+                record.relocate(g.origin.games + 1, lines_down);
             }
-            g.origin.line = line;
+            g.origin.line = (g.origin.line as i64 + lines_down) as u64;
         }
         self.games.drain(i..j);
         self.reread(i, from);
@@ -230,7 +233,6 @@ impl Document {
     fn reread(&mut self, at: usize, origin: Origin) {
         let origin = Origin {
             games: at as u64,
-            line: self.lines.line_of(origin.offset as usize) as u64 + 1,
             ..origin
         };
         let mut reader = reader_at(&self.text, origin);
