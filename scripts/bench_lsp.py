@@ -9,8 +9,10 @@ sees it, timed with the client's clock.
   copies, so about 11,000 archive findings ride along with every publication); then, N times, one move of a game chosen at random is changed (the first letter of a
   piece move becomes another piece's letter, an error), and the time from sending the
   didChange to receiving the publishDiagnostics of that version is taken; the next edit
-  restores it, and is timed too. Median, 90th percentile and worst; the issue's target
-  is 50 ms.
+  restores it, and is timed too: from sending the change to having read the last byte
+  of the publication of that version, and to having decoded it too (Python's json
+  module is slower than an editor's decoder). Median, 90th percentile and worst; the
+  issue's target is 50 ms.
 - open: a 100 MB document (the real files repeated) opened: from sending didOpen to
   receiving its publishDiagnostics, against `planilla check -j1 --format jsonl` on the
   same file, in alternating rounds; the target is check -j1's time plus 10%. The server
@@ -50,6 +52,8 @@ class Client:
         self.p.stdin.flush()
 
     def recv(self):
+        """The next message, decoded; `self.received` is when its last byte was read
+        (before the JSON was decoded: a client's decoder is its own speed)."""
         length = None
         while True:
             line = self.p.stdout.readline()
@@ -61,7 +65,9 @@ class Client:
             key, value = line.split(b":", 1)
             if key.lower() == b"content-length":
                 length = int(value)
-        return json.loads(self.p.stdout.read(length))
+        body = self.p.stdout.read(length)
+        self.received = time.perf_counter()
+        return json.loads(body)
 
     def request(self, method, params):
         self.next += 1
@@ -131,7 +137,7 @@ def edit_bench(binary, text, edits, seed=1):
             t = time.perf_counter()
             c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
             c.diagnostics(version)
-            times.append(time.perf_counter() - t)
+            times.append((c.received - t, time.perf_counter() - t))
     c.close()
     return opened, judged, len(diags), times
 
@@ -171,11 +177,16 @@ def main():
     games = first_games(big, 10_000)
     bench.say(f"edit: 10,000 games ({len(games.encode()) / MB:.1f} MB), {args.edits} edits and {args.edits} undos")
     opened, judged, n, times = edit_bench(args.planilla, games, args.edits)
-    ms = sorted(t * 1000 for t in times)
+    ms = sorted(t * 1000 for t, _ in times)
+    decoded = sorted(t * 1000 for _, t in times)
     bench.say(f"  opened in {opened:.2f} s, archive judged at {judged:.2f} s ({n} diagnostics)")
     bench.say(
         f"  edit to diagnostics: median {statistics.median(ms):.1f} ms, "
         f"p90 {ms[int(len(ms) * 0.9) - 1]:.1f} ms, worst {ms[-1]:.1f} ms (target: 50 ms)"
+    )
+    bench.say(
+        f"  ... and decoded by this client (Python's json): median {statistics.median(decoded):.1f} ms, "
+        f"p90 {decoded[int(len(decoded) * 0.9) - 1]:.1f} ms, worst {decoded[-1]:.1f} ms"
     )
     bench.warm(big)
     bench.say(f"open: {big} ({big.stat().st_size / MB:.0f} MB), {args.rounds} rounds, lsp and check -j1 alternating")

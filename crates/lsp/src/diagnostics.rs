@@ -64,8 +64,6 @@ fn diagnostic(
         doc.lines.position(&doc.text, span.start, units),
         doc.lines.position(&doc.text, span.end, units),
     );
-    let mut f = finding.clone();
-    f.game = n as u64 + 1;
     Diagnostic {
         range,
         severity: Some(match finding.severity() {
@@ -75,7 +73,7 @@ fn diagnostic(
         }),
         code: Some(NumberOrString::String(finding.code.as_str().to_string())),
         source: Some("planilla".to_string()),
-        message: f.text(),
+        message: finding.text_as_game(n as u64 + 1),
         ..Diagnostic::default()
     }
 }

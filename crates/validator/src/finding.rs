@@ -220,7 +220,13 @@ impl Finding {
     /// the variation and the move as written, then the message (`game 3, ply 5 (3. Nb5):
     /// ...`). Every front end (the report formats, the language server) says it alike.
     pub fn text(&self) -> String {
-        let mut text = format!("game {}", self.game);
+        self.text_as_game(self.game)
+    }
+
+    /// [`Finding::text`] with another game number: the same game, numbered as it is
+    /// now in a text that changed around it (the language server's documents).
+    pub fn text_as_game(&self, game: u64) -> String {
+        let mut text = format!("game {game}");
         if let Some(ply) = self.ply {
             text.push_str(&format!(", ply {ply}"));
         }
