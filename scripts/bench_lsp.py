@@ -170,12 +170,23 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--edits", type=int, default=50)
+    p.add_argument("--archive-gen", help="testkit's archive-gen: also edit 10,000 distinct games")
     args = p.parse_args()
     out = Path(args.out)
     big = out / "real-100mb.pgn"
     bench.build_corpus(args.corpora, big, 100 * MB)
     games = first_games(big, 10_000)
     bench.say(f"edit: 10,000 games ({len(games.encode()) / MB:.1f} MB), {args.edits} edits and {args.edits} undos")
+    edits(args, games)
+    if args.archive_gen:
+        generated = subprocess.run([args.archive_gen, "10000"], check=True, capture_output=True).stdout
+        text = generated.decode("utf-8", errors="replace")
+        bench.say(f"edit: 10,000 distinct generated games (archive-gen, {len(generated) / MB:.1f} MB, a planted copy every 500)")
+        edits(args, text)
+    open_rounds(args, big)
+
+
+def edits(args, games):
     opened, judged, n, times = edit_bench(args.planilla, games, args.edits)
     ms = sorted(t * 1000 for t, _ in times)
     decoded = sorted(t * 1000 for _, t in times)
@@ -188,6 +199,9 @@ def main():
         f"  ... and decoded by this client (Python's json): median {statistics.median(decoded):.1f} ms, "
         f"p90 {decoded[int(len(decoded) * 0.9) - 1]:.1f} ms, worst {decoded[-1]:.1f} ms"
     )
+
+
+def open_rounds(args, big):
     bench.warm(big)
     bench.say(f"open: {big} ({big.stat().st_size / MB:.0f} MB), {args.rounds} rounds, lsp and check -j1 alternating")
     lsp, check = [], []
