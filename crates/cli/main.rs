@@ -18,6 +18,7 @@ mod output;
 mod perft;
 mod range;
 mod staged;
+mod trf;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use output::ColorChoice;

@@ -377,8 +377,14 @@ fn change_text(c: &Change) -> String {
 }
 
 /// A finding as one sentence without its place in the file (for formats that carry it
-/// separately): `game 3, ply 12, variation 1.2 (6... Qxf2#): message`.
+/// separately): `game 3, ply 12, variation 1.2 (6... Qxf2#): message`; the message alone
+/// for a finding about a file rather than a game (game 0: `trf-file`,
+/// `trf-missing-game`).
 fn plain_text(f: &Finding) -> String {
+    // Game 0: a finding about the file itself (a TRF's line), which names no game.
+    if f.game == 0 {
+        return f.message.clone();
+    }
     let mut text = format!("game {}", f.game);
     if let Some(ply) = f.ply {
         text.push_str(&format!(", ply {ply}"));

@@ -11,6 +11,7 @@ use planilla_converter::{
 use planilla_core::Move;
 use planilla_parser::Game;
 use planilla_validator::archive::{GameRecord, Shard};
+use planilla_validator::trf::TrfGame;
 use planilla_validator::{Checker, Config, Finding, GameStats, internal_error};
 
 /// What a shard of a `check` run divides the games by.
@@ -35,6 +36,10 @@ pub struct CheckJob<K> {
     pub shard_by: ShardBy,
     /// Whether each game's archive record is made.
     pub archive: bool,
+    /// Whether each game's TRF facts are made (`--trf`), for every game of the input:
+    /// a game of another shard is reported with them alone (not `home`), so that
+    /// each shard knows which of the TRF's games the input holds.
+    pub trf: bool,
     /// The game's content key, when the front end wants one (the binary's baseline and
     /// SARIF fingerprints); it is also the archive record's caller key.
     pub key: Option<fn(&Game) -> u64>,
@@ -52,6 +57,7 @@ impl CheckJob<fn(&Game, &[Finding])> {
             shard: None,
             shard_by: ShardBy::Index,
             archive: false,
+            trf: false,
             key: None,
             keep: |_, _| {},
         }
@@ -71,13 +77,15 @@ pub struct GameReport<T> {
     pub kept: T,
     /// The game's archive record, with [`CheckJob::archive`].
     pub record: Option<GameRecord>,
+    /// The game's TRF facts, with [`CheckJob::trf`].
+    pub trf: Option<TrfGame>,
     /// Whether this run reports the game's own findings (a shard by moves also
     /// judges games whose own findings another shard reports).
     pub home: bool,
 }
 
 impl<T: Send, K: Fn(&Game, &[Finding]) -> T + Sync> Job for CheckJob<K> {
-    /// `None` for a game of another shard.
+    /// `None` for a game of another shard (without [`CheckJob::trf`]).
     type Output = Option<GameReport<T>>;
     /// The checker, and the main line's moves for the archive record.
     type Worker = (Checker, Vec<Move>);
@@ -89,8 +97,9 @@ impl<T: Send, K: Fn(&Game, &[Finding]) -> T + Sync> Job for CheckJob<K> {
     fn run(&self, worker: &mut (Checker, Vec<Move>), game: &Game) -> Self::Output {
         let (checker, main_line) = worker;
         let by_index = self.shard_by == ShardBy::Index;
+        let trf = self.trf.then(|| TrfGame::new(game));
         if by_index && self.shard.is_some_and(|s| !s.keeps(game.index())) {
-            return None;
+            return trf.map(|trf| self.elsewhere(game, trf));
         }
         let mut findings = Vec::new();
         let (stats, mut record) = if self.archive {
@@ -103,7 +112,7 @@ impl<T: Send, K: Fn(&Game, &[Finding]) -> T + Sync> Job for CheckJob<K> {
         if let (false, Some(shard), Some(r)) = (by_index, self.shard, &mut record) {
             let role = r.shard(shard);
             if !role.judged && !role.home {
-                return None;
+                return trf.map(|trf| self.elsewhere(game, trf));
             }
             if !role.judged {
                 record = None;
@@ -124,6 +133,7 @@ impl<T: Send, K: Fn(&Game, &[Finding]) -> T + Sync> Job for CheckJob<K> {
             key,
             kept,
             record,
+            trf,
             home,
         })
     }
@@ -138,9 +148,25 @@ impl<T: Send, K: Fn(&Game, &[Finding]) -> T + Sync> Job for CheckJob<K> {
             stats: GameStats::default(),
             key: self.key.map(|key| key(game)),
             record: None,
+            trf: self.trf.then(|| TrfGame::new(game)),
             // Under a shard by moves the game's shard is unknown: the first reports it.
             home: self.shard_by == ShardBy::Index || self.shard.is_none_or(|s| s.k == 0),
         })
+    }
+}
+
+impl<T, K: Fn(&Game, &[Finding]) -> T> CheckJob<K> {
+    /// The report of a game another shard reports: its TRF facts alone.
+    fn elsewhere(&self, game: &Game, trf: TrfGame) -> GameReport<T> {
+        GameReport {
+            findings: Vec::new(),
+            stats: GameStats::default(),
+            key: None,
+            kept: (self.keep)(game, &[]),
+            record: None,
+            trf: Some(trf),
+            home: false,
+        }
     }
 }
 

@@ -72,6 +72,7 @@ pub mod reader;
 pub mod split;
 pub mod tag_values;
 mod token;
+pub mod trf;
 mod writer;
 
 pub use encoding::{Encoding, ParseEncodingError};

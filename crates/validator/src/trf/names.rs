@@ -1,0 +1,95 @@
+//! Player names as the TRF checks compare them: case, spaces, punctuation and accents
+//! ignored (as the archive checks compare names, with accents folded too, so that a
+//! TRF's `Sacha` and a PGN's `Saša` are one spelling only when written alike: `Sasa`
+//! and `Saša` are), and `Last, First` against `First Last`.
+
+/// The two keys of a name: its letters and digits in order (`carlsenmagnus`: what
+/// the archive checks compare), and its words sorted (`carlsen magnus`: `Magnus
+/// Carlsen` too). Two names are one player's when either key is equal. Empty keys
+/// for a name without a letter or digit (`?`), which matches nothing.
+pub(crate) fn keys(name: &str) -> (String, String) {
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    for c in name.chars() {
+        match fold(c) {
+            Some(folded) => word.push_str(&folded),
+            None => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    let joined = words.concat();
+    words.sort();
+    (joined, words.join(" "))
+}
+
+/// A character as the keys hold it: a letter lower case without its accent, a digit
+/// as it is; `None` for anything else (a space, punctuation: a word's end).
+fn fold(c: char) -> Option<String> {
+    if c.is_ascii() {
+        return c
+            .is_ascii_alphanumeric()
+            .then(|| c.to_ascii_lowercase().to_string());
+    }
+    let base = match c {
+        'À'..='Å' | 'à'..='å' | 'Ā'..='ą' => "a",
+        'Æ' | 'æ' => "ae",
+        'Ç' | 'ç' | 'Ć'..='č' => "c",
+        'Ð' | 'ð' | 'Ď'..='đ' => "d",
+        'È'..='Ë' | 'è'..='ë' | 'Ē'..='ě' => "e",
+        'Ĝ'..='ģ' => "g",
+        'Ĥ'..='ħ' => "h",
+        'Ì'..='Ï' | 'ì'..='ï' | 'Ĩ'..='ı' => "i",
+        'Ĳ' | 'ĳ' => "ij",
+        'Ĵ' | 'ĵ' => "j",
+        'Ķ' | 'ķ' | 'ĸ' => "k",
+        'Ĺ'..='ł' => "l",
+        'Ñ' | 'ñ' | 'Ń'..='ŋ' => "n",
+        'Ò'..='Ö' | 'Ø' | 'ò'..='ö' | 'ø' | 'Ō'..='ő' => "o",
+        'Œ' | 'œ' => "oe",
+        'Ŕ'..='ř' => "r",
+        'Ś'..='š' | 'Ș' | 'ș' => "s",
+        'ß' => "ss",
+        'Ţ'..='ŧ' | 'Ț' | 'ț' => "t",
+        'Þ' | 'þ' => "th",
+        'Ù'..='Ü' | 'ù'..='ü' | 'Ũ'..='ų' => "u",
+        'Ŵ' | 'ŵ' => "w",
+        'Ý' | 'ý' | 'ÿ' | 'Ŷ'..='Ÿ' => "y",
+        'Ź'..='ž' => "z",
+        c if c.is_alphanumeric() => return Some(c.to_lowercase().collect()),
+        _ => return None,
+    };
+    Some(base.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::keys;
+
+    fn same(a: &str, b: &str) -> bool {
+        let (a, b) = (keys(a), keys(b));
+        !a.0.is_empty() && (a.0 == b.0 || a.1 == b.1)
+    }
+
+    #[test]
+    fn names_compare_without_case_spaces_punctuation_and_accents() {
+        assert!(same("Carlsen, Magnus", "carlsen,magnus"));
+        assert!(same("Carlsen, Magnus", "Magnus Carlsen"));
+        assert!(same("Ding, Liren", "Ding Liren"));
+        assert!(same("van Foreest, Jorden", "Jorden van Foreest"));
+        assert!(same("Vachier-Lagrave, Maxime", "Maxime Vachier Lagrave"));
+        assert!(same("Ivanchuk, Vassily", "IVANCHUK, VASSILY"));
+        assert!(same("Müller, Jürgen", "Muller, Jurgen"));
+        assert!(same("Đukić, Nikola", "Dukic,Nikola"));
+        assert!(same("Łukasz Błażej", "Lukasz Blazej"));
+        assert!(same("DrNykterstein", "drnykterstein"));
+        assert!(!same("Carlsen, M.", "Carlsen, Magnus"));
+        assert!(!same("Carlsen, Magnus", "Carlsen, Henrik"));
+        assert!(!same("?", "?"));
+    }
+}
