@@ -78,7 +78,10 @@ fn golden_corpus() {
                     run(&args, exit).stdout
                 })
                 .collect();
-            assert_eq!(outputs[0], outputs[1], "{name} {format}: -j1 and -j2 differ");
+            assert_eq!(
+                outputs[0], outputs[1],
+                "{name} {format}: -j1 and -j2 differ"
+            );
             util::golden("trf", &format!("{name}.{ext}"), &outputs[0]);
         }
     }
@@ -89,7 +92,14 @@ fn golden_corpus() {
 #[test]
 fn clean_archives_are_clean_and_every_code_is_planted() {
     let clean = run(
-        &["check", "--format", "jsonl", "--trf", "corpora/trf/open.trf", "corpora/trf/open.pgn"],
+        &[
+            "check",
+            "--format",
+            "jsonl",
+            "--trf",
+            "corpora/trf/open.trf",
+            "corpora/trf/open.pgn",
+        ],
         0,
     );
     assert_eq!(codes(&clean), Vec::<String>::new());
@@ -141,7 +151,10 @@ fn clean_archives_are_clean_and_every_code_is_planted() {
 /// the games' own findings are the same with and without it.
 #[test]
 fn off_without_a_trf() {
-    let plain = run(&["check", "--format", "jsonl", "corpora/trf/open-faults.pgn"], 0);
+    let plain = run(
+        &["check", "--format", "jsonl", "corpora/trf/open-faults.pgn"],
+        0,
+    );
     assert_eq!(codes(&plain), Vec::<String>::new());
 }
 
@@ -163,7 +176,15 @@ fn threads_do_not_change_the_report() {
         .iter()
         .map(|j| {
             run(
-                &["check", "--format", "jsonl", "--trf", "corpora/trf/open.trf", j, big],
+                &[
+                    "check",
+                    "--format",
+                    "jsonl",
+                    "--trf",
+                    "corpora/trf/open.trf",
+                    j,
+                    big,
+                ],
                 1,
             )
             .stdout
@@ -219,19 +240,31 @@ fn filters_and_exit_status() {
         "corpora/trf/open.trf",
         "corpora/trf/open-faults.pgn",
     ];
-    let only = run(&[&base[..], &["--select", "trf-round,trf-missing-game"]].concat(), 0);
+    let only = run(
+        &[&base[..], &["--select", "trf-round,trf-missing-game"]].concat(),
+        0,
+    );
     assert_eq!(codes(&only), ["trf-round", "trf-missing-game"]);
     let ignored = run(
         &[
             &base[..],
-            &["--ignore", "trf-result,trf-colours,trf-unplayed", "--fail-on", "warning"],
+            &[
+                "--ignore",
+                "trf-result,trf-colours,trf-unplayed",
+                "--fail-on",
+                "warning",
+            ],
         ]
         .concat(),
         1,
     );
     assert!(!codes(&ignored).iter().any(|c| c == "trf-result"));
     let notes = run(
-        &[&base[..], &["--select", "trf-missing-game", "--fail-on", "note"]].concat(),
+        &[
+            &base[..],
+            &["--select", "trf-missing-game", "--fail-on", "note"],
+        ]
+        .concat(),
         1,
     );
     assert!(text(&notes).contains(r#""errors":0,"warnings":0,"notes":1"#));
@@ -263,7 +296,15 @@ fn configuration_file_and_overrides() {
     // The same as the options give, file by file.
     let by_option = planilla_in(
         dir.path(),
-        &["check", "--no-config", "--format", "jsonl", "--trf", "rr/rr2026.trf", "rr"],
+        &[
+            "check",
+            "--no-config",
+            "--format",
+            "jsonl",
+            "--trf",
+            "rr/rr2026.trf",
+            "rr",
+        ],
     );
     for line in text(&by_option).lines().filter(|l| l.contains("finding")) {
         assert!(found.contains(line), "{line}");
@@ -314,7 +355,14 @@ fn shards_add_up_to_the_whole() {
 fn stdin_unreadable_trf_and_range() {
     let games = std::fs::read(util::root().join("corpora/trf/open-faults.pgn")).unwrap();
     let out = planilla_stdin(
-        &["check", "--format", "jsonl", "--trf", "corpora/trf/open.trf", "-"],
+        &[
+            "check",
+            "--format",
+            "jsonl",
+            "--trf",
+            "corpora/trf/open.trf",
+            "-",
+        ],
         &games,
     );
     assert_eq!(out.status.code(), Some(1));
@@ -334,7 +382,9 @@ fn stdin_unreadable_trf_and_range() {
     );
     let missing = planilla(&["check", "--trf", "nothere.trf", "corpora/trf/open.pgn"]);
     assert_eq!(missing.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&missing.stderr).contains("nothere.trf: cannot read the TRF file"));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("nothere.trf: cannot read the TRF file")
+    );
     assert!(missing.stdout.is_empty());
     let ranged = planilla(&[
         "check",
@@ -345,4 +395,70 @@ fn stdin_unreadable_trf_and_range() {
         "corpora/trf/open.pgn",
     ]);
     assert_eq!(ranged.status.code(), Some(2));
+}
+
+/// `fix --trf` writes the TRF's result where a game's differs and the record does not
+/// decide another (a mate on the board keeps its result, colours the other way round
+/// are not the fix's to change), a change line each; the fixed games checked against
+/// the TRF again show only what the fix left; `-j1` = `-j2`.
+#[test]
+fn fix_writes_the_trf_results() {
+    let dir = Dir::new("fix");
+    let mut outputs = Vec::new();
+    for threads in ["-j1", "-j2"] {
+        let fixed = dir.path().join(format!("fixed{threads}.pgn"));
+        let report = run(
+            &[
+                "fix",
+                threads,
+                "--trf",
+                "corpora/trf/open.trf",
+                "corpora/trf/fix.pgn",
+                "-o",
+                fixed.to_str().unwrap(),
+            ],
+            0,
+        );
+        outputs.push((report.stdout, std::fs::read(&fixed).unwrap()));
+    }
+    assert_eq!(outputs[0], outputs[1], "-j1 and -j2 differ");
+    util::golden("trf", "fix.human", &outputs[0].0);
+    util::golden("trf", "fix.pgn", &outputs[0].1);
+    let fixed = dir.path().join("fixed-j1.pgn");
+    let again = run(
+        &[
+            "check",
+            "--format",
+            "jsonl",
+            "--trf",
+            "corpora/trf/open.trf",
+            fixed.to_str().unwrap(),
+        ],
+        1,
+    );
+    // The mate kept against the TRF, the colours, and the rounds' other games.
+    assert_eq!(
+        codes(&again),
+        [
+            "trf-result",
+            "trf-colours",
+            "trf-missing-game",
+            "trf-missing-game",
+            "trf-missing-game",
+            "trf-missing-game"
+        ]
+    );
+    // A second fix changes nothing.
+    let twice = run(
+        &[
+            "fix",
+            "--trf",
+            "corpora/trf/open.trf",
+            fixed.to_str().unwrap(),
+            "-o",
+            "-",
+        ],
+        0,
+    );
+    assert_eq!(twice.stdout, outputs[0].1);
 }

@@ -11,8 +11,9 @@ use planilla_converter::{
 use planilla_core::Move;
 use planilla_parser::Game;
 use planilla_validator::archive::{GameRecord, Shard};
-use planilla_validator::trf::TrfGame;
+use planilla_validator::trf::{TrfCheck, TrfGame};
 use planilla_validator::{Checker, Config, Finding, GameStats, internal_error};
+use std::sync::Arc;
 
 /// What a shard of a `check` run divides the games by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -171,10 +172,13 @@ impl<T, K: Fn(&Game, &[Finding]) -> T> CheckJob<K> {
 }
 
 /// `fix`'s work on each game.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct FixJob {
     /// How games are fixed.
     pub options: FixOptions,
+    /// `fix --trf`: the tournament report whose results a game takes where its own
+    /// differ and the record does not decide another.
+    pub trf: Option<Arc<TrfCheck>>,
 }
 
 impl Job for FixJob {
@@ -186,7 +190,11 @@ impl Job for FixJob {
     }
 
     fn run(&self, fixer: &mut Fixer, game: &Game) -> Fixed {
-        fixer.fix(game)
+        let trf = self
+            .trf
+            .as_ref()
+            .and_then(|trf| trf.judge(&TrfGame::new(game)).trf_result);
+        fixer.fix_with(game, trf)
     }
 
     fn failed(&self, game: &Game, panic: &str) -> Fixed {
