@@ -662,16 +662,15 @@ impl TrfCheck {
             let written = g.result.as_deref().unwrap_or("");
             let pgn = pgn_result(written);
             if pgn != Some(trf) {
-                let shown = match (pgn, written) {
-                    (Some(r), _) => r.to_string(),
-                    (None, "") => "without a result".to_string(),
-                    (None, w) => format!("'{w}'"),
+                let is = match (pgn, written) {
+                    (Some(r), _) => format!("is {r}"),
+                    (None, "") => "has no result".to_string(),
+                    (None, w) => format!("is '{w}'"),
                 };
-                let is = if written.is_empty() { "" } else { "is " };
                 judged.findings.push(g.finding(
                     Code::TrfResult,
                     g.at_result,
-                    format!("{title} {is}{shown} in the PGN, {trf} in the TRF"),
+                    format!("{title} {is} in the PGN, {trf} in the TRF"),
                 ));
                 judged.trf_result = Some(trf);
             }

@@ -1,7 +1,7 @@
-//! Player names as the TRF checks compare them: case, spaces, punctuation and accents
-//! ignored (as the archive checks compare names, with accents folded too, so that a
-//! TRF's `Sacha` and a PGN's `Saša` are one spelling only when written alike: `Sasa`
-//! and `Saša` are), and `Last, First` against `First Last`.
+//! Player names as the TRF checks compare them: case, spaces and punctuation ignored
+//! (as the archive checks compare names), accents folded too (`Müller` = `Muller`, as a
+//! TRF written in ASCII and a broadcast in UTF-8 spell one player), and `Last, First`
+//! against `First Last`.
 
 /// The two keys of a name: its letters and digits in order (`carlsenmagnus`: what
 /// the archive checks compare), and its words sorted (`carlsen magnus`: `Magnus
