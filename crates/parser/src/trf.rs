@@ -296,10 +296,10 @@ fn read_line(line: u64, text: &str, out: &mut Read) {
         return;
     }
     let rest = columns.from(5).trim_end().to_string();
-    if code == "240" {
-        if let Some(bye) = read_bye(line, &columns, &mut out.errors) {
-            out.tournament.byes.push(bye);
-        }
+    if code == "240"
+        && let Some(bye) = read_bye(line, &columns, &mut out.errors)
+    {
+        out.tournament.byes.push(bye);
     }
     out.tournament.headers.push(Header {
         line,
