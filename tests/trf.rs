@@ -462,3 +462,25 @@ fn fix_writes_the_trf_results() {
     );
     assert_eq!(twice.stdout, outputs[0].1);
 }
+
+/// A baseline records TRF findings (the TRF's own by the TRF's path) and absorbs them.
+#[test]
+fn baselines_absorb_trf_findings() {
+    let dir = Dir::new("baseline");
+    let baseline = dir.path().join("baseline.json");
+    let baseline = baseline.to_str().unwrap();
+    let args = [
+        "check",
+        "--format",
+        "jsonl",
+        "--trf",
+        "corpora/trf/open.trf",
+        "corpora/trf/open-faults.pgn",
+    ];
+    run(&[&args[..], &["--write-baseline", baseline]].concat(), 0);
+    let written = std::fs::read_to_string(baseline).unwrap();
+    assert!(written.contains("trf-missing-game") && written.contains("trf-result"));
+    let absorbed = run(&[&args[..], &["--baseline", baseline]].concat(), 0);
+    assert_eq!(codes(&absorbed), Vec::<String>::new());
+    assert!(text(&absorbed).contains(r#""baselined":8"#));
+}

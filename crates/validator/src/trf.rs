@@ -432,20 +432,38 @@ impl TrfCheck {
                         continue;
                     }
                 }
-                if theirs.opponent != Some(rank) {
-                    let says = match theirs.opponent {
-                        Some(x) => format!("names {x}"),
-                        None => "names no opponent".to_string(),
-                    };
-                    self.fault(
-                        (line, column(round, 0)),
-                        format!(
-                            "player {rank}, round {round}: the opponent is {opponent}, whose \
-                             round {round} field {says} (line {})",
-                            self.players[o].line
-                        ),
-                    );
-                    continue;
+                match theirs.opponent {
+                    Some(x) if x == rank => {}
+                    Some(x) => {
+                        self.fault(
+                            (line, column(round, 0)),
+                            format!(
+                                "player {rank}, round {round}: the opponent is {opponent}, whose \
+                                 round {round} field names {x} (line {})",
+                                self.players[o].line
+                            ),
+                        );
+                        continue;
+                    }
+                    None => {
+                        // The other's field names nobody: cut short, or its opponent
+                        // unreadable (already a fault there). The pairing is this field's.
+                        let (their_line, start) = (self.players[o].line, column(round, 0));
+                        let known = self.file_findings.iter().any(|f| {
+                            f.line == their_line
+                                && (start..start + ROUND_WIDTH as u64).contains(&f.column)
+                        });
+                        if !known {
+                            let their_rank = self.players[o].rank;
+                            self.fault(
+                                (their_line, start),
+                                format!(
+                                    "player {their_rank}, round {round}: no opponent, but player \
+                                     {rank} (line {line}) has {their_rank} as opponent"
+                                ),
+                            );
+                        }
+                    }
                 }
                 // This player comes first in the file: the pair is made once, here.
                 let (coloured, white, black, white_code, black_code) =

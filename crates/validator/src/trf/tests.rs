@@ -279,3 +279,36 @@ fn fields_that_disagree_are_file_faults() {
     // Round 1: 2 has White too; round 2: 2 names 9, 3 answers 1's win with a win.
     assert_eq!(faults, [(2, 97), (2, 102), (3, 109)]);
 }
+
+#[test]
+fn a_field_cut_short_keeps_the_other_sides_pairing() {
+    let lines = [
+        player(1, "A", None, &[(2, 'w', '1'), (3, 'b', '=')]),
+        player(2, "B", None, &[]),
+        player(3, "C", None, &[(0, '-', 'H'), (1, 'w', '=')]),
+    ];
+    let check = TrfCheck::new("t.trf", &trf::read(lines.join("\n").as_bytes()));
+    let faults: Vec<(u64, u64, String)> = check
+        .file_findings()
+        .into_iter()
+        .map(|f| (f.line, f.column, f.message))
+        .collect();
+    assert_eq!(
+        faults,
+        [(
+            2,
+            92,
+            "player 2, round 1: no opponent, but player 1 (line 1) has 2 as opponent".to_string()
+        )]
+    );
+    let g = game(
+        &[
+            ("Round", "1"),
+            ("White", "A"),
+            ("Black", "B"),
+            ("Result", "1-0"),
+        ],
+        "1. e4 e5 1-0",
+    );
+    assert_eq!(codes(&check.judge(&g)), []);
+}
