@@ -676,7 +676,9 @@ impl TrfCheck {
             judged.findings.sort_by_key(|f| f.code);
             return judged;
         }
-        if let Some(trf) = trf_result.filter(|_| same) {
+        // Here the colours are the game's, or a forfeit's that were never played: the
+        // result is compared player by player.
+        if let Some(trf) = trf_result {
             let written = g.result.as_deref().unwrap_or("");
             let pgn = pgn_result(written);
             if pgn != Some(trf) {

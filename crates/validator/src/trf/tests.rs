@@ -312,3 +312,30 @@ fn a_field_cut_short_keeps_the_other_sides_pairing() {
     );
     assert_eq!(codes(&check.judge(&g)), []);
 }
+
+#[test]
+fn a_forfeits_result_is_compared_player_by_player() {
+    // A forfeit with colours: 1 had White and won by forfeit.
+    let lines = [
+        player(1, "A", None, &[(2, 'w', '+')]),
+        player(2, "B", None, &[(1, 'b', '-')]),
+    ];
+    let check = TrfCheck::new("t.trf", &trf::read(lines.join("\n").as_bytes()));
+    let judged = |white: &str, black: &str, result: &str| {
+        let g = game(
+            &[
+                ("Round", "1"),
+                ("White", white),
+                ("Black", black),
+                ("Result", result),
+            ],
+            result,
+        );
+        codes(&check.judge(&g))
+    };
+    assert_eq!(judged("A", "B", "1-0"), []);
+    // The colours of a game never played are no fault; its winner is.
+    assert_eq!(judged("B", "A", "0-1"), []);
+    assert_eq!(judged("B", "A", "1-0"), [Code::TrfResult]);
+    assert_eq!(judged("A", "B", "0-1"), [Code::TrfResult]);
+}
