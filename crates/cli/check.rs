@@ -281,7 +281,7 @@ pub fn run(
                 shard: args.shard,
                 shard_by: args.shard_by.into(),
                 archive: args.archive,
-                trf: trf_of_group[group].is_some(),
+                trf: trf_of_group[group].map(|t| trfs.check(t)),
                 key: keyed.then_some(game_key as fn(&Game) -> u64),
                 keep: |game: &Game, findings: &[Finding]| {
                     let shown = html && findings.iter().any(|f| filter.keeps(f.code));
@@ -311,11 +311,11 @@ pub fn run(
                                 if let (Some(a), Some(record)) = (&mut archive, &report.record) {
                                     a.push(&name, record)?;
                                 }
-                                if let (Some(t), Some(game), Some(source)) =
+                                if let (Some(t), Some(judged), Some(source)) =
                                     (trf_of_group[group], &report.trf, &current)
                                 {
                                     let key = report.key.unwrap_or_default();
-                                    trfs.judge(t, group, source, key, game, report.home);
+                                    trfs.take(t, group, source, key, judged, report.home);
                                 }
                                 if !report.home {
                                     continue;

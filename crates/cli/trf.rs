@@ -1,17 +1,19 @@
 //! `check --trf`: the run-level part of the TRF checks. Each TRF named (on the command
-//! line, in `planilla.toml` or an override) is read once; the workers make each game's
-//! TRF facts, and this module judges them in input order against the TRF of the game's
-//! file, keeping the findings (their memory is the findings', the TRF's and a mark per
-//! pairing) until every game is in: then the games' findings in input order, then each
-//! TRF's own (`trf-file`, `trf-missing-game`) at its lines.
+//! line, in `planilla.toml` or an override) is read once; the workers judge each game
+//! against the TRF of its file, and this module takes the judgements in input order,
+//! marking the pairings that have a game and keeping the findings (their memory is the
+//! findings', the TRF's and a mark a pairing) until every game is in: then the games'
+//! findings in input order, then each TRF's own (`trf-file`, `trf-missing-game`) at
+//! its lines.
 
 use crate::input::Source;
 use anyhow::Context;
 use planilla_parser::trf;
 use planilla_validator::Finding;
-use planilla_validator::trf::{TrfCheck, TrfGame};
+use planilla_validator::trf::{Judged, TrfCheck};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The TRF checks of one run.
 #[derive(Default)]
@@ -25,7 +27,9 @@ pub struct TrfRun {
 
 /// One TRF and what its findings need.
 struct Loaded {
-    check: TrfCheck,
+    check: Arc<TrfCheck>,
+    /// Which pairings have a game.
+    marked: Vec<bool>,
     /// The TRF as a source (for a baseline).
     source: Source,
     /// The group of settings whose filter its own findings go through: the first that
@@ -61,8 +65,10 @@ impl TrfRun {
         let shown = shown(path);
         let read = trf::read(&bytes);
         let i = self.files.len();
+        let check = TrfCheck::new(&shown.display().to_string(), &read);
         self.files.push(Loaded {
-            check: TrfCheck::new(&shown.display().to_string(), &read),
+            marked: vec![false; check.pairings()],
+            check: Arc::new(check),
             source: Source::File(shown),
             group,
         });
@@ -70,22 +76,29 @@ impl TrfRun {
         Ok(i)
     }
 
-    /// Judges a game of the file `source` (group `group`) against TRF `trf`, keeping
-    /// its findings when `home` (the run reports the game's findings).
-    pub fn judge(
+    /// TRF `trf`, for the workers to judge games against.
+    pub fn check(&self, trf: usize) -> Arc<TrfCheck> {
+        Arc::clone(&self.files[trf].check)
+    }
+
+    /// Takes the judgement of a game of the file `source` (group `group`) against TRF
+    /// `trf`: its pairings marked, its findings kept when `home` (the run reports the
+    /// game's findings).
+    pub fn take(
         &mut self,
         trf: usize,
         group: usize,
         source: &Source,
         key: u64,
-        game: &TrfGame,
+        judged: &Judged,
         home: bool,
     ) {
         let loaded = &mut self.files[trf];
-        let judged = loaded.check.judge(game);
-        loaded.check.mark(&judged);
+        for &id in &judged.pairings {
+            loaded.marked[id as usize] = true;
+        }
         if home {
-            for finding in judged.findings {
+            for finding in judged.findings.iter().cloned() {
                 self.found.push(Placed {
                     group,
                     source: source.clone(),
@@ -109,7 +122,7 @@ impl TrfRun {
                 .check
                 .file_findings()
                 .into_iter()
-                .chain(loaded.check.missing())
+                .chain(loaded.check.missing(&loaded.marked))
             {
                 found.push(Placed {
                     group: loaded.group,

@@ -11,7 +11,7 @@ use planilla_converter::{
 use planilla_core::Move;
 use planilla_parser::Game;
 use planilla_validator::archive::{GameRecord, Shard};
-use planilla_validator::trf::{TrfCheck, TrfGame};
+use planilla_validator::trf::{Judged, TrfCheck};
 use planilla_validator::{Checker, Config, Finding, GameStats, internal_error};
 use std::sync::Arc;
 
@@ -27,7 +27,7 @@ pub enum ShardBy {
 }
 
 /// `check`'s work on each game: the games of the shard replayed, the others left alone.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct CheckJob<K> {
     /// The checker's configuration.
     pub config: Config,
@@ -37,10 +37,10 @@ pub struct CheckJob<K> {
     pub shard_by: ShardBy,
     /// Whether each game's archive record is made.
     pub archive: bool,
-    /// Whether each game's TRF facts are made (`--trf`), for every game of the input:
-    /// a game of another shard is reported with them alone (not `home`), so that
-    /// each shard knows which of the TRF's games the input holds.
-    pub trf: bool,
+    /// The tournament report every game is judged against (`--trf`), every game of the
+    /// input: a game of another shard is reported with its judgement alone (not
+    /// `home`), so that each shard knows which of the TRF's games the input holds.
+    pub trf: Option<Arc<TrfCheck>>,
     /// The game's content key, when the front end wants one (the binary's baseline and
     /// SARIF fingerprints); it is also the archive record's caller key.
     pub key: Option<fn(&Game) -> u64>,
@@ -58,7 +58,7 @@ impl CheckJob<fn(&Game, &[Finding])> {
             shard: None,
             shard_by: ShardBy::Index,
             archive: false,
-            trf: false,
+            trf: None,
             key: None,
             keep: |_, _| {},
         }
@@ -78,8 +78,8 @@ pub struct GameReport<T> {
     pub kept: T,
     /// The game's archive record, with [`CheckJob::archive`].
     pub record: Option<GameRecord>,
-    /// The game's TRF facts, with [`CheckJob::trf`].
-    pub trf: Option<TrfGame>,
+    /// The game judged against [`CheckJob::trf`].
+    pub trf: Option<Judged>,
     /// Whether this run reports the game's own findings (a shard by moves also
     /// judges games whose own findings another shard reports).
     pub home: bool,
@@ -98,7 +98,7 @@ impl<T: Send, K: Fn(&Game, &[Finding]) -> T + Sync> Job for CheckJob<K> {
     fn run(&self, worker: &mut (Checker, Vec<Move>), game: &Game) -> Self::Output {
         let (checker, main_line) = worker;
         let by_index = self.shard_by == ShardBy::Index;
-        let trf = self.trf.then(|| TrfGame::new(game));
+        let trf = self.trf.as_ref().map(|trf| trf.judge(game));
         if by_index && self.shard.is_some_and(|s| !s.keeps(game.index())) {
             return trf.map(|trf| self.elsewhere(game, trf));
         }
@@ -149,7 +149,11 @@ impl<T: Send, K: Fn(&Game, &[Finding]) -> T + Sync> Job for CheckJob<K> {
             stats: GameStats::default(),
             key: self.key.map(|key| key(game)),
             record: None,
-            trf: self.trf.then(|| TrfGame::new(game)),
+            // The judge looks at the tags and the tokens only: a panic in the replay
+            // leaves it the game to judge (and a panic of its own, no judgement).
+            trf: self.trf.as_ref().and_then(|trf| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| trf.judge(game))).ok()
+            }),
             // Under a shard by moves the game's shard is unknown: the first reports it.
             home: self.shard_by == ShardBy::Index || self.shard.is_none_or(|s| s.k == 0),
         })
@@ -157,8 +161,8 @@ impl<T: Send, K: Fn(&Game, &[Finding]) -> T + Sync> Job for CheckJob<K> {
 }
 
 impl<T, K: Fn(&Game, &[Finding]) -> T> CheckJob<K> {
-    /// The report of a game another shard reports: its TRF facts alone.
-    fn elsewhere(&self, game: &Game, trf: TrfGame) -> GameReport<T> {
+    /// The report of a game another shard reports: its TRF judgement alone.
+    fn elsewhere(&self, game: &Game, trf: Judged) -> GameReport<T> {
         GameReport {
             findings: Vec::new(),
             stats: GameStats::default(),
@@ -190,10 +194,7 @@ impl Job for FixJob {
     }
 
     fn run(&self, fixer: &mut Fixer, game: &Game) -> Fixed {
-        let trf = self
-            .trf
-            .as_ref()
-            .and_then(|trf| trf.judge(&TrfGame::new(game)).trf_result);
+        let trf = self.trf.as_ref().and_then(|trf| trf.judge(game).trf_result);
         fixer.fix_with(game, trf)
     }
 

@@ -2,14 +2,15 @@
 //! pairings and results of a FIDE Tournament Report File (`check --trf`; the file is
 //! read by [`planilla_parser::trf`]).
 //!
-//! Whoever checks a game makes its [`TrfGame`] (the tags the check needs, and where
-//! they are) and asks [`TrfCheck::judge`] about it: the game's findings
-//! (`trf-result`, `trf-colours`, `trf-round`, `trf-unplayed`, `trf-unknown-game`) and
-//! the pairings it is the game of. Once every game has been judged,
-//! [`TrfCheck::missing`] lists, one note a round, the played pairings no game was
-//! found for (`trf-missing-game`), and [`TrfCheck::file_findings`] holds the faults of
-//! the file itself (`trf-file`). Memory is the TRF's: a game leaves nothing behind but
-//! a mark on its pairing.
+//! A [`TrfCheck`] is made once from the file and shared by the workers: each asks
+//! [`TrfCheck::judge`] about the game it has read (a pure function of the two: only its
+//! tags and the main line's moves as written are looked at, no replay), which gives the
+//! game's findings (`trf-result`, `trf-colours`, `trf-round`, `trf-unplayed`,
+//! `trf-unknown-game`) and the pairings it is the game of. Whoever collects the results
+//! marks those pairings; once every game is in, [`TrfCheck::missing`] lists, one note a
+//! round, the played pairings left unmarked (`trf-missing-game`), and
+//! [`TrfCheck::file_findings`] holds the faults of the file itself (`trf-file`). Memory
+//! is the TRF's: a game leaves nothing behind but a mark on its pairing.
 //!
 //! Matching: a game's round is the first number of its Round tag; each of its players
 //! is the TRF's player with the same FIDE number when the game's `WhiteFideId` /
@@ -21,7 +22,7 @@
 //! use planilla_parser::Game;
 //! use planilla_parser::trf;
 //! use planilla_validator::Code;
-//! use planilla_validator::trf::{TrfCheck, TrfGame};
+//! use planilla_validator::trf::TrfCheck;
 //!
 //! let file = "\
 //! 001    1      Carlsen, Magnus                                                    1.0    1     2 w 1
@@ -30,12 +31,12 @@
 //! let check = TrfCheck::new("t.trf", &trf::read(file.as_bytes()));
 //! let pgn = "[Round \"1\"]\n[White \"Magnus Carlsen\"]\n[Black \"Caruana,F\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2";
 //! let game = Game::from_bytes(pgn, Default::default());
-//! let judged = check.judge(&TrfGame::new(&game));
+//! let judged = check.judge(&game);
 //! // "Caruana,F" is not "Caruana, Fabiano": an initial is not a name.
 //! assert_eq!(judged.findings[0].code, Code::TrfUnknownGame);
 //! let pgn = pgn.replace("Caruana,F", "Fabiano Caruana");
 //! let game = Game::from_bytes(pgn, Default::default());
-//! let judged = check.judge(&TrfGame::new(&game));
+//! let judged = check.judge(&game);
 //! assert_eq!(judged.findings[0].code, Code::TrfResult);
 //! assert_eq!(
 //!     judged.findings[0].message,
@@ -50,55 +51,46 @@ use planilla_parser::trf::{Colour, FIRST_ROUND_COLUMN, ROUND_WIDTH, Read, Result
 use planilla_parser::{Game, TokenKind};
 use std::collections::HashMap;
 
-/// What the TRF checks need of a game, made where the game is read.
+/// What the TRF checks need of a game: its tags and the main line's moves as written,
+/// without a replay (so that every shard of a run sees a game alike), and where each
+/// is (byte offsets in the game, turned into a line and column only for a finding).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TrfGame {
-    /// 1-based index of the game in its file.
-    pub game: u64,
+struct TrfGame<'g> {
     /// The first number of the Round tag, when it has one.
-    pub round: Option<u32>,
-    /// The White and Black tags as written (decoded), empty when missing.
-    pub white: String,
-    /// See `white`.
-    pub black: String,
-    /// `WhiteFideId`, when it is a number other than 0.
-    pub white_fide: Option<u64>,
-    /// `BlackFideId`.
-    pub black_fide: Option<u64>,
+    round: Option<u32>,
+    /// The White and Black tags as written (decoded), trimmed; empty when missing.
+    white: std::borrow::Cow<'g, str>,
+    black: std::borrow::Cow<'g, str>,
+    /// `WhiteFideId` and `BlackFideId`, when they are numbers other than 0.
+    white_fide: Option<u64>,
+    black_fide: Option<u64>,
     /// The result as written: the Result tag's value, else the result after the moves;
-    /// `None` when there is neither.
-    pub result: Option<String>,
+    /// empty when there is neither.
+    result: std::borrow::Cow<'g, str>,
     /// The main line's moves as written (plies), whether they replay or not.
-    pub plies: u32,
-    /// Where the game starts (its first token: line, column).
-    pub at_start: (u64, u64),
+    plies: u32,
+    /// Where the game starts (its first token).
+    at_start: usize,
     /// Where its Round tag is (the game's start when it has none).
-    pub at_round: (u64, u64),
+    at_round: usize,
     /// Where its White tag is (the game's start when it has none).
-    pub at_white: (u64, u64),
+    at_white: usize,
     /// Where its result is: the Result tag, else the result after the moves, else the
     /// game's start.
-    pub at_result: (u64, u64),
+    at_result: usize,
     /// Where its first main-line move is (the game's start when it has none).
-    pub at_moves: (u64, u64),
+    at_moves: usize,
 }
 
-impl TrfGame {
-    /// The TRF facts of `game`: its tags and the main line's moves as written, without
-    /// a replay (so that every shard of a run sees a game alike).
-    pub fn new(game: &Game) -> TrfGame {
+impl<'g> TrfGame<'g> {
+    fn new(game: &'g Game) -> TrfGame<'g> {
         let tokens = game.tokens();
-        let at = |byte: usize| {
-            let l = game.location(byte);
-            (l.line, l.column)
-        };
-        let start = tokens.first().map_or(0, |t| t.start as usize);
-        let at_start = at(start);
+        let at_start = tokens.first().map_or(0, |t| t.start as usize);
         let tag_at = |name: &str| {
             game.tags()
                 .iter()
                 .find(|t| &game.bytes()[t.name_span()] == name.as_bytes())
-                .map(|t| at(tokens[t.token as usize].start as usize))
+                .map(|t| tokens[t.token as usize].start as usize)
         };
         let mut depth = 0u32;
         let mut plies = 0u32;
@@ -116,38 +108,37 @@ impl TrfGame {
                 _ => {}
             }
         }
-        let tag_result = game.tag("Result").map(|r| r.trim().to_string());
-        let marker_text = marker.map(|t| game.decode(t.span()).into_owned());
+        let trimmed = |v: std::borrow::Cow<'g, str>| match v {
+            std::borrow::Cow::Borrowed(b) => std::borrow::Cow::Borrowed(b.trim()),
+            std::borrow::Cow::Owned(o) => std::borrow::Cow::Owned(o.trim().to_string()),
+        };
+        let tag_result = game.tag("Result").map(trimmed);
         let at_result = match (&tag_result, marker) {
             (Some(_), _) => tag_at("Result"),
-            (None, Some(t)) => Some(at(t.start as usize)),
+            (None, Some(t)) => Some(t.start as usize),
             (None, None) => None,
         };
+        let result = tag_result
+            .or_else(|| marker.map(|t| game.decode(t.span())))
+            .unwrap_or_default();
         let id = |name: &str| {
             game.tag(name)
                 .and_then(|v| v.trim().parse::<u64>().ok())
                 .filter(|&id| id != 0)
         };
         TrfGame {
-            game: game.index(),
             round: game.tag("Round").and_then(|r| first_number(&r)),
-            white: game
-                .tag("White")
-                .map(|v| v.trim().to_string())
-                .unwrap_or_default(),
-            black: game
-                .tag("Black")
-                .map(|v| v.trim().to_string())
-                .unwrap_or_default(),
+            white: game.tag("White").map(trimmed).unwrap_or_default(),
+            black: game.tag("Black").map(trimmed).unwrap_or_default(),
             white_fide: id("WhiteFideId"),
             black_fide: id("BlackFideId"),
-            result: tag_result.or(marker_text),
+            result,
             plies,
             at_start,
             at_round: tag_at("Round").unwrap_or(at_start),
             at_white: tag_at("White").unwrap_or(at_start),
             at_result: at_result.unwrap_or(at_start),
-            at_moves: first_move.map_or(at_start, at),
+            at_moves: first_move.unwrap_or(at_start),
         }
     }
 
@@ -163,22 +154,6 @@ impl TrfGame {
         match self.round {
             Some(r) => format!("Round {r}: {} - {}", name(&self.white), name(&self.black)),
             None => format!("{} - {}", name(&self.white), name(&self.black)),
-        }
-    }
-
-    /// A finding about this game, at `at`.
-    fn finding(&self, code: Code, at: (u64, u64), message: String) -> Finding {
-        Finding {
-            code,
-            game: self.game,
-            ply: None,
-            line: at.0,
-            column: at.1,
-            numbered_move: None,
-            san: None,
-            message,
-            fen: None,
-            variation: Vec::new(),
         }
     }
 }
@@ -207,7 +182,7 @@ fn pgn_result(written: &str) -> Option<&'static str> {
 pub struct Judged {
     /// The findings, in the order of [`Code`].
     pub findings: Vec<Finding>,
-    /// The pairings the game is the game of ([`TrfCheck::mark`] marks them).
+    /// The pairings the game is the game of (by number, below [`TrfCheck::pairings`]).
     pub pairings: Vec<u32>,
     /// The result the TRF gives the game, as PGN writes it, when the game is its
     /// pairing's with the colours and round the TRF gives and the TRF knows the result
@@ -310,8 +285,6 @@ pub struct TrfCheck {
     /// The byes of `240` records: (player, round) to the code.
     byes: HashMap<(usize, u32), ResultCode>,
     file_findings: Vec<Finding>,
-    /// Which pairings have a game.
-    marked: Vec<bool>,
 }
 
 impl TrfCheck {
@@ -373,7 +346,6 @@ impl TrfCheck {
             }
         }
         check.pair(&by_rank);
-        check.marked = vec![false; check.pairings.len()];
         check
     }
 
@@ -559,7 +531,8 @@ impl TrfCheck {
     }
 
     /// Judges one game: its findings and the pairings it is the game of.
-    pub fn judge(&self, g: &TrfGame) -> Judged {
+    pub fn judge(&self, game: &Game) -> Judged {
+        let g = &TrfGame::new(game);
         let mut judged = Judged::default();
         let whites = self.find(&g.white, g.white_fide);
         let blacks = self.find(&g.black, g.black_fide);
@@ -584,10 +557,11 @@ impl TrfCheck {
         }
         met.sort_unstable();
         met.dedup();
-        let title = g.title();
         if met.is_empty() {
-            judged.findings.push(g.finding(
+            let title = g.title();
+            judged.findings.push(Finding::in_game(
                 Code::TrfUnknownGame,
+                game,
                 g.at_start,
                 self.unknown(g, &title, &whites, &blacks),
             ));
@@ -621,8 +595,10 @@ impl TrfCheck {
             } else {
                 ("rounds", listed.join(", "))
             };
-            judged.findings.push(g.finding(
+            let title = g.title();
+            judged.findings.push(Finding::in_game(
                 Code::TrfRound,
+                game,
                 g.at_round,
                 format!("{title}: the TRF pairs these players in {word} {list}, not in round {r}"),
             ));
@@ -650,8 +626,10 @@ impl TrfCheck {
                     };
                     format!("no game played ({what}: {})", self.codes(p))
                 };
-                judged.findings.push(g.finding(
+                let title = g.title();
+                judged.findings.push(Finding::in_game(
                     Code::TrfUnplayed,
+                    game,
                     g.at_moves,
                     format!(
                         "{title} has moves in the PGN ({} plies), but the TRF records {how}",
@@ -664,8 +642,10 @@ impl TrfCheck {
         let moot = p.unplayed().is_some_and(|(_, short)| !short);
         if !same && !moot {
             let tr = p.result().map(|r| format!(", {r}")).unwrap_or_default();
-            judged.findings.push(g.finding(
+            let title = g.title();
+            judged.findings.push(Finding::in_game(
                 Code::TrfColours,
+                game,
                 g.at_white,
                 format!(
                     "{title}: the TRF has the colours the other way round: {} - {}{tr}",
@@ -679,7 +659,7 @@ impl TrfCheck {
         // Here the colours are the game's, or a forfeit's that were never played: the
         // result is compared player by player.
         if let Some(trf) = trf_result {
-            let written = g.result.as_deref().unwrap_or("");
+            let written: &str = &g.result;
             let pgn = pgn_result(written);
             if pgn != Some(trf) {
                 let is = match (pgn, written) {
@@ -687,8 +667,10 @@ impl TrfCheck {
                     (None, "") => "has no result".to_string(),
                     (None, w) => format!("is '{w}'"),
                 };
-                judged.findings.push(g.finding(
+                let title = g.title();
+                judged.findings.push(Finding::in_game(
                     Code::TrfResult,
+                    game,
                     g.at_result,
                     format!("{title} {is} in the PGN, {trf} in the TRF"),
                 ));
@@ -700,7 +682,7 @@ impl TrfCheck {
     }
 
     /// The message of a game whose players the TRF never pairs.
-    fn unknown(&self, g: &TrfGame, title: &str, whites: &[usize], blacks: &[usize]) -> String {
+    fn unknown(&self, g: &TrfGame<'_>, title: &str, whites: &[usize], blacks: &[usize]) -> String {
         let side = |name: &str, found: &[usize]| -> Option<String> {
             found.is_empty().then(|| {
                 if name.is_empty() {
@@ -757,22 +739,22 @@ impl TrfCheck {
         )
     }
 
-    /// Notes that the pairings of `judged` have a game.
-    pub fn mark(&mut self, judged: &Judged) {
-        for &id in &judged.pairings {
-            self.marked[id as usize] = true;
-        }
+    /// The number of pairings: [`Judged::pairings`] are below it, and
+    /// [`TrfCheck::missing`] takes a mark for each.
+    pub fn pairings(&self) -> usize {
+        self.pairings.len()
     }
 
     /// One `trf-missing-game` note a round, in round order: the pairings played over
-    /// the board (results `1 = 0` with colours) that no game was marked for, at the
-    /// field of the round of the first one's White.
-    pub fn missing(&self) -> Vec<Finding> {
+    /// the board (results `1 = 0` with colours) not `marked` (a mark a pairing, set for
+    /// the [`Judged::pairings`] of every game judged), at the field of the round of the
+    /// first one's White.
+    pub fn missing(&self, marked: &[bool]) -> Vec<Finding> {
         let mut by_round: Vec<(u32, Vec<&Pairing>)> = Vec::new();
         let mut open: Vec<&Pairing> = self
             .pairings
             .iter()
-            .zip(&self.marked)
+            .zip(marked)
             .filter(|(p, marked)| !**marked && p.played())
             .map(|(p, _)| p)
             .collect();
