@@ -11,13 +11,8 @@ pub(crate) fn keys(name: &str) -> (String, String) {
     let mut words: Vec<String> = Vec::new();
     let mut word = String::new();
     for c in name.chars() {
-        match fold(c) {
-            Some(folded) => word.push_str(&folded),
-            None => {
-                if !word.is_empty() {
-                    words.push(std::mem::take(&mut word));
-                }
-            }
+        if !fold(c, &mut word) && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
         }
     }
     if !word.is_empty() {
@@ -28,13 +23,15 @@ pub(crate) fn keys(name: &str) -> (String, String) {
     (joined, words.join(" "))
 }
 
-/// A character as the keys hold it: a letter lower case without its accent, a digit
-/// as it is; `None` for anything else (a space, punctuation: a word's end).
-fn fold(c: char) -> Option<String> {
+/// Writes a character as the keys hold it to `out`: a letter lower case without its
+/// accent, a digit as it is; false, writing nothing, for anything else (a space,
+/// punctuation: a word's end).
+fn fold(c: char, out: &mut String) -> bool {
     if c.is_ascii() {
-        return c
-            .is_ascii_alphanumeric()
-            .then(|| c.to_ascii_lowercase().to_string());
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        }
+        return c.is_ascii_alphanumeric();
     }
     let base = match c {
         'À'..='Å' | 'à'..='å' | 'Ā'..='ą' => "a",
@@ -61,10 +58,14 @@ fn fold(c: char) -> Option<String> {
         'Ŵ' | 'ŵ' => "w",
         'Ý' | 'ý' | 'ÿ' | 'Ŷ'..='Ÿ' => "y",
         'Ź'..='ž' => "z",
-        c if c.is_alphanumeric() => return Some(c.to_lowercase().collect()),
-        _ => return None,
+        c if c.is_alphanumeric() => {
+            out.extend(c.to_lowercase());
+            return true;
+        }
+        _ => return false,
     };
-    Some(base.to_string())
+    out.push_str(base);
+    true
 }
 
 #[cfg(test)]
