@@ -300,6 +300,14 @@ impl TrfCheck {
         for e in &read.errors {
             check.fault((e.line, e.column), e.message.clone());
         }
+        if read.tournament.players.is_empty() {
+            check.fault(
+                (1, 1),
+                "no player record (a line starting with 001) in the file: no game can be \
+                 matched (is it a TRF?)"
+                    .to_string(),
+            );
+        }
         let mut by_rank: HashMap<u32, usize> = HashMap::new();
         for p in &read.tournament.players {
             if let Some(&first) = by_rank.get(&p.rank) {

@@ -341,3 +341,12 @@ fn a_forfeits_result_is_compared_player_by_player() {
     assert_eq!(judged("B", "A", "1-0"), [Code::TrfResult]);
     assert_eq!(judged("A", "B", "0-1"), [Code::TrfResult]);
 }
+
+#[test]
+fn a_file_without_players_says_so() {
+    let check = TrfCheck::new("t.trf", &trf::read(b"[Event \"x\"]\n\n1. e4 e5 *\n"));
+    let faults = check.file_findings();
+    assert_eq!(faults.len(), 1);
+    assert_eq!((faults[0].line, faults[0].column), (1, 1));
+    assert!(faults[0].message.starts_with("no player record"));
+}
