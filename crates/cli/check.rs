@@ -10,6 +10,7 @@ use crate::input::{
 };
 use crate::output::{ColorChoice, Format, Totals, Writer};
 use crate::range::RangeArgs;
+use crate::trf::TrfRun;
 use anyhow::Context;
 use clap::{ArgMatches, Args};
 use planilla_engine::drive::{Event, Plan, for_each_source};
@@ -68,6 +69,10 @@ pub struct CheckArgs {
     /// copies, round conflicts, one player under two FideIds or names.
     #[arg(long)]
     pub archive: bool,
+    /// Also check the games against this FIDE tournament report file (TRF): results,
+    /// colours, rounds, forfeits, games missing from the PGN or unknown to the TRF.
+    #[arg(long, value_name = "FILE")]
+    pub trf: Option<PathBuf>,
     /// Report only the findings that this baseline (written by --write-baseline) does
     /// not record; the summary counts the others as baselined.
     #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
@@ -149,6 +154,8 @@ struct Profile {
     encoding: Encoding,
     select: Vec<String>,
     ignore: Vec<String>,
+    /// The TRF the games are checked against (`--trf`, `trf`).
+    trf: Option<PathBuf>,
 }
 
 impl Profile {
@@ -163,6 +170,7 @@ impl Profile {
             encoding: given.pick("encoding", args.input.encoding, settings.encoding),
             select: given.pick("select", args.select.clone(), settings.select),
             ignore: given.pick("ignore", args.ignore.clone(), settings.ignore),
+            trf: given.pick("trf", args.trf.clone(), settings.trf.map(Some)),
         }
     }
 }
@@ -215,10 +223,29 @@ pub fn run(
         }
     }
 
+    if args.range.range.is_some() && groups.iter().any(|(p, _, _)| p.trf.is_some()) {
+        anyhow::bail!(
+            "--range cannot be used with --trf: a range is a part of one file, and the TRF \
+             check needs every game of the run"
+        );
+    }
     let baseline = args.baseline.as_deref().map(Baseline::load).transpose()?;
     let recorder = args.write_baseline.as_deref().map(Recorder::new);
     let keyed = baseline.is_some() || recorder.is_some() || args.format == Format::Sarif;
     let mut archive = args.archive.then(ArchiveRun::default);
+    // Each TRF is read once, before any game: a file that cannot be read is a usage
+    // error (status 2), like a bad baseline.
+    let mut trfs = TrfRun::default();
+    let mut trf_of_group: Vec<Option<usize>> = Vec::with_capacity(groups.len());
+    for (group, (profile, _, _)) in groups.iter().enumerate() {
+        trf_of_group.push(
+            profile
+                .trf
+                .as_deref()
+                .map(|path| trfs.load(path, group))
+                .transpose()?,
+        );
+    }
 
     let stdout = io::stdout();
     let color = color.enabled(stdout.is_terminal());
@@ -245,6 +272,7 @@ pub fn run(
     let outcome: io::Result<()> = (|| {
         writer.begin()?;
         let mut name = String::new();
+        let mut current: Option<Source> = None;
         for (group, (profile, filter, range)) in groups.iter().enumerate() {
             // The HTML report shows a game's text beside the findings it reports.
             let html = args.format == Format::Html;
@@ -253,6 +281,7 @@ pub fn run(
                 shard: args.shard,
                 shard_by: args.shard_by.into(),
                 archive: args.archive,
+                trf: trf_of_group[group].map(|t| trfs.check(t)),
                 key: keyed.then_some(game_key as fn(&Game) -> u64),
                 keep: |game: &Game, findings: &[Finding]| {
                     let shown = html && findings.iter().any(|f| filter.keeps(f.code));
@@ -270,6 +299,7 @@ pub fn run(
                     match event {
                         Event::Opened(source) => {
                             name = source.display_name();
+                            current = Some(source.clone());
                             tally.totals.files += 1;
                             tally.open(source);
                             if let Some(a) = &mut archive {
@@ -280,6 +310,12 @@ pub fn run(
                             for report in reports.iter().flatten() {
                                 if let (Some(a), Some(record)) = (&mut archive, &report.record) {
                                     a.push(&name, record)?;
+                                }
+                                if let (Some(t), Some(judged), Some(source)) =
+                                    (trf_of_group[group], &report.trf, &current)
+                                {
+                                    let key = report.key.unwrap_or_default();
+                                    trfs.take(t, group, source, key, judged, report.home);
                                 }
                                 if !report.home {
                                     continue;
@@ -316,6 +352,16 @@ pub fn run(
                 let key = placed.found.caller_key;
                 tally.report(&mut writer, filter, &name, key, &placed.found.finding)?;
             }
+        }
+        // The TRF findings after those: the games' in input order, then each TRF's own
+        // (a shard other than the first leaves these to the first).
+        let games_only = args.shard.is_some_and(|s| s.k != 0);
+        for placed in trfs.finish(games_only) {
+            tally.open(&placed.source);
+            writer.game(keyed.then_some(placed.key));
+            let filter = &groups[placed.group].1;
+            let name = placed.source.display_name();
+            tally.report(&mut writer, filter, &name, placed.key, &placed.finding)?;
         }
         writer.end(&tally.totals, &failures)
     })();

@@ -73,6 +73,7 @@ struct RawConfig {
     quiet: Option<bool>,
     baseline: Option<PathBuf>,
     archive: Option<bool>,
+    trf: Option<PathBuf>,
     #[serde(default)]
     overrides: Vec<RawOverride>,
 }
@@ -88,6 +89,7 @@ struct RawOverride {
     encoding: Option<Spanned<String>>,
     select: Option<Vec<Spanned<String>>>,
     ignore: Option<Vec<Spanned<String>>>,
+    trf: Option<PathBuf>,
 }
 
 /// The options that can differ from one part of an archive to another; `None` where
@@ -106,6 +108,8 @@ pub struct Settings {
     pub select: Option<Vec<String>>,
     /// `ignore`.
     pub ignore: Option<Vec<String>>,
+    /// `trf`, from the configuration file's directory.
+    pub trf: Option<PathBuf>,
 }
 
 impl Settings {
@@ -118,6 +122,7 @@ impl Settings {
             encoding: other.encoding.or(self.encoding),
             select: other.select.clone().or_else(|| self.select.clone()),
             ignore: other.ignore.clone().or_else(|| self.ignore.clone()),
+            trf: other.trf.clone().or_else(|| self.trf.clone()),
         }
     }
 }
@@ -205,15 +210,18 @@ impl Config {
             anyhow::anyhow!("{name}: {}", e.to_string().trim_end())
         })?;
         let at = |span: Range<usize>| format!("{name}:{}", line_of(text, span.start));
-        let settings = read_settings(
-            &at,
-            raw.rules,
-            raw.lang,
-            raw.notation,
-            raw.encoding,
-            raw.select,
-            raw.ignore,
-        )?;
+        let settings = Settings {
+            trf: raw.trf.map(|t| dir.join(t)),
+            ..read_settings(
+                &at,
+                raw.rules,
+                raw.lang,
+                raw.notation,
+                raw.encoding,
+                raw.select,
+                raw.ignore,
+            )?
+        };
         let mut overrides = Vec::new();
         for o in raw.overrides {
             if o.paths.is_empty() {
@@ -238,9 +246,12 @@ impl Config {
             overrides.push(Override {
                 names: build(names),
                 paths: build(paths),
-                settings: read_settings(
-                    &at, o.rules, o.lang, o.notation, o.encoding, o.select, o.ignore,
-                )?,
+                settings: Settings {
+                    trf: o.trf.map(|t| dir.join(t)),
+                    ..read_settings(
+                        &at, o.rules, o.lang, o.notation, o.encoding, o.select, o.ignore,
+                    )?
+                },
             });
         }
         let format = raw
@@ -333,6 +344,7 @@ fn read_settings(
         encoding: read(at, encoding)?,
         select: codes(select)?,
         ignore: codes(ignore)?,
+        trf: None,
     })
 }
 

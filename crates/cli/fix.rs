@@ -17,18 +17,22 @@ use crate::input::{
 use crate::output::{ColorChoice, FixTotals, Format, Totals, Writer};
 use crate::range::RangeArgs;
 use crate::staged::Staged;
-use anyhow::bail;
+use anyhow::{Context, bail};
 use clap::{ArgMatches, Args};
 use planilla_converter::{FixOptions, Fixed};
 use planilla_core::san::Lang;
 use planilla_engine::drive::{Event, Plan, for_each_source};
 use planilla_engine::jobs::FixJob;
+use planilla_parser::trf;
 use planilla_parser::{Encoding, Joiner};
 use planilla_validator::RulesChoice;
+use planilla_validator::trf::TrfCheck;
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// Arguments of `planilla fix`.
 #[derive(Args, Debug)]
@@ -73,6 +77,11 @@ pub struct FixArgs {
     /// of another language, a capture mark) lets the game replay to its end.
     #[arg(long)]
     pub repair: bool,
+    /// Write the result of this FIDE tournament report file (TRF) where a game's
+    /// result differs from it and the record does not decide another (the end on the
+    /// board, a win on time that cannot be one, an electronic board's signal).
+    #[arg(long, value_name = "FILE")]
+    pub trf: Option<PathBuf>,
     /// One byte range of one file.
     #[command(flatten)]
     pub range: RangeArgs,
@@ -137,8 +146,14 @@ pub fn run(
     if sources.is_empty() {
         bail!("nothing to fix");
     }
-    // Runs of sources fixed alike (the file's overrides), in input order.
-    let mut groups: Vec<(FixOptions, Encoding, std::ops::Range<usize>)> = Vec::new();
+    // Runs of sources fixed alike (the file's overrides), in input order, each with its
+    // TRF (read once).
+    let mut groups: Vec<(
+        FixOptions,
+        Encoding,
+        Option<PathBuf>,
+        std::ops::Range<usize>,
+    )> = Vec::new();
     for (i, source) in sources.iter().enumerate() {
         let path = match source {
             Source::File(path) => Some(path.as_path()),
@@ -153,9 +168,26 @@ pub fn run(
             repair: args.repair,
         };
         let encoding = given.pick("encoding", args.input.encoding, settings.encoding);
+        let trf = given.pick("trf", args.trf.clone(), settings.trf.map(Some));
         match groups.last_mut() {
-            Some((o, e, range)) if (*o, *e) == (options, encoding) => range.end = i + 1,
-            _ => groups.push((options, encoding, i..i + 1)),
+            Some((o, e, t, range)) if (*o, *e, &*t) == (options, encoding, &trf) => {
+                range.end = i + 1
+            }
+            _ => groups.push((options, encoding, trf, i..i + 1)),
+        }
+    }
+    if args.range.range.is_some() && groups.iter().any(|(_, _, trf, _)| trf.is_some()) {
+        bail!("--range cannot be used with --trf");
+    }
+    let mut trfs: HashMap<PathBuf, Arc<TrfCheck>> = HashMap::new();
+    for (_, _, trf, _) in &groups {
+        if let Some(path) = trf
+            && !trfs.contains_key(path)
+        {
+            let bytes = std::fs::read(path)
+                .with_context(|| format!("{}: cannot read the TRF file", path.display()))?;
+            let check = TrfCheck::new(&path.display().to_string(), &trf::read(&bytes));
+            trfs.insert(path.clone(), Arc::new(check));
         }
     }
     if args.in_place {
@@ -296,8 +328,11 @@ pub fn run(
             Ok(())
         };
         let mut driven: io::Result<bool> = Ok(false);
-        for (options, encoding, range) in &groups {
-            let job = FixJob { options: *options };
+        for (options, encoding, trf, range) in &groups {
+            let job = FixJob {
+                options: *options,
+                trf: trf.as_ref().map(|path| Arc::clone(&trfs[path])),
+            };
             match for_each_source(
                 &sources[range.clone()],
                 &plans[range.clone()],

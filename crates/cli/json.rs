@@ -49,7 +49,8 @@ pub struct JsonFinding<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     file: &'a str,
-    game: u64,
+    /// `null` for a finding about a file rather than a game (game 0).
+    game: Option<u64>,
     ply: Option<u32>,
     line: u64,
     column: u64,
@@ -68,7 +69,7 @@ impl<'a> JsonFinding<'a> {
         JsonFinding {
             kind: "finding",
             file,
-            game: f.game,
+            game: (f.game != 0).then_some(f.game),
             ply: f.ply,
             line: f.line,
             column: f.column,
@@ -409,7 +410,9 @@ struct Region {
 
 #[derive(Serialize)]
 struct Properties<'a> {
-    game: u64,
+    /// Absent for a finding about a file rather than a game (game 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     ply: Option<u32>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
@@ -440,7 +443,7 @@ impl<'a> SarifResult<'a> {
             }],
             partial_fingerprints: fingerprint.map(|planilla| Fingerprints { planilla }),
             properties: Properties {
-                game: f.game,
+                game: (f.game != 0).then_some(f.game),
                 ply: f.ply,
                 variation: &f.variation,
             },

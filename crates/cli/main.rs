@@ -19,6 +19,7 @@ mod output;
 mod perft;
 mod range;
 mod staged;
+mod trf;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use output::ColorChoice;

@@ -163,7 +163,8 @@
   function gameHeader(game) {
     var header = el('header');
     var t = tags(game.text);
-    header.appendChild(el('span', 'players', 'Game ' + game.index +
+    // No game (null): findings about the file itself (a TRF's lines), not about a game.
+    header.appendChild(el('span', 'players', game.index === null ? 'The file itself' : 'Game ' + game.index +
       (known(t.White) || known(t.Black) ? ': ' + (t.White || '?') + ' \u2013 ' + (t.Black || '?') : '')));
     var event = [t.Event, t.Round && 'round ' + t.Round, t.Date].filter(known).join(', ');
     if (event) header.appendChild(el('span', 'event', event));

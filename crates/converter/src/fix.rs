@@ -97,6 +97,8 @@ impl Fixed {
 pub struct Fixer {
     options: FixOptions,
     checker: Checker,
+    /// The TRF's result for the game being fixed ([`Fixer::fix_with`]).
+    trf: Option<&'static str>,
 }
 
 impl Fixer {
@@ -109,11 +111,22 @@ impl Fixer {
                 lang: options.from,
                 notation: options.notation,
             }),
+            trf: None,
         }
     }
 
     /// Fixes one game.
     pub fn fix(&mut self, game: &Game) -> Fixed {
+        self.fix_with(game, None)
+    }
+
+    /// Fixes one game whose tournament report gives it the result `trf` (`fix --trf`:
+    /// the result the TRF check found the game's to differ from, as PGN writes it). The
+    /// result becomes the TRF's (a `trf-result` change) unless the record itself
+    /// decides another: the end on the board, a win on time the winner cannot mate in
+    /// (Law 6.9), a DGT result signal.
+    pub fn fix_with(&mut self, game: &Game, trf: Option<&'static str>) -> Fixed {
+        self.trf = trf;
         let replay = Replay::of(&mut self.checker, game);
         let plies = replay.stats.plies;
         // Moves that did not replay, a FEN that does not stand, a text that is not PGN:
@@ -135,7 +148,7 @@ impl Fixer {
         }
         let lang = replay.stats.lang.or(self.options.from).unwrap_or(Lang::En);
         let to = self.options.to.unwrap_or(lang);
-        let plan = match Plan::of(game, &replay, lang, to) {
+        let plan = match Plan::of(game, &replay, lang, to, self.trf) {
             Ok(plan) => plan,
             Err(why) => return reject(game, why, plies),
         };
@@ -228,7 +241,7 @@ impl Fixer {
             repair: false,
             ..self.options
         };
-        let mut fixed = Fixer::new(options).fix(&repaired);
+        let mut fixed = Fixer::new(options).fix_with(&repaired, self.trf);
         if fixed.rejected.is_some() {
             return reject(game, broken, plies);
         }
@@ -337,7 +350,13 @@ impl MainLine {
 }
 
 impl Plan {
-    fn of(game: &Game, replay: &Replay, lang: Lang, to: Lang) -> Result<Plan, Vec<Finding>> {
+    fn of(
+        game: &Game,
+        replay: &Replay,
+        lang: Lang,
+        to: Lang,
+        trf: Option<&'static str>,
+    ) -> Result<Plan, Vec<Finding>> {
         let tokens = game.tokens();
         let main = MainLine::of(game, replay);
         let mut plan = Plan {
@@ -351,7 +370,7 @@ impl Plan {
             .signal
             .and_then(|(ply, _)| main.moves.get(ply as usize - 1));
 
-        let result = plan.decide_result(game, replay, &main)?;
+        let result = plan.decide_result(game, replay, &main, trf)?;
         plan.result_tag(game, result);
 
         // Moves written after the end on the board: into a comment, up to the signal or
@@ -469,13 +488,15 @@ impl Plan {
 
     /// The result the game gets, and the code of a change to it: the end on the board
     /// decides; else a win on time the winner cannot mate in (a draw, Law 6.9); else a
-    /// DGT signal the written results do not contradict; else the result written after
-    /// the moves (or the tag's, when that one is `*`).
+    /// DGT signal the written results do not contradict; else the TRF's result (`fix
+    /// --trf`); else the result written after the moves (or the tag's, when that one is
+    /// `*`).
     fn decide_result(
         &mut self,
         game: &Game,
         replay: &Replay,
         main: &MainLine,
+        trf: Option<&'static str>,
     ) -> Result<(&'static str, Code), Vec<Finding>> {
         let tag = game.tag("Result").and_then(|t| result_meaning(&t));
         let marker = main
@@ -503,6 +524,9 @@ impl Plan {
                 .cloned()
                 .collect();
             return Err(why);
+        }
+        if let Some(trf) = trf {
+            return Ok((trf, Code::TrfResult));
         }
         let decisive = |r: &Option<&'static str>| r.filter(|r| is_pgn(r) && *r != "*");
         let result = match marker {

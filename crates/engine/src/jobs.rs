@@ -11,7 +11,9 @@ use planilla_converter::{
 use planilla_core::Move;
 use planilla_parser::Game;
 use planilla_validator::archive::{GameRecord, Shard};
+use planilla_validator::trf::{Judged, TrfCheck};
 use planilla_validator::{Checker, Config, Finding, GameStats, internal_error};
+use std::sync::Arc;
 
 /// What a shard of a `check` run divides the games by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,7 +27,7 @@ pub enum ShardBy {
 }
 
 /// `check`'s work on each game: the games of the shard replayed, the others left alone.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct CheckJob<K> {
     /// The checker's configuration.
     pub config: Config,
@@ -35,6 +37,10 @@ pub struct CheckJob<K> {
     pub shard_by: ShardBy,
     /// Whether each game's archive record is made.
     pub archive: bool,
+    /// The tournament report every game is judged against (`--trf`), every game of the
+    /// input: a game of another shard is reported with its judgement alone (not
+    /// `home`), so that each shard knows which of the TRF's games the input holds.
+    pub trf: Option<Arc<TrfCheck>>,
     /// The game's content key, when the front end wants one (the binary's baseline and
     /// SARIF fingerprints); it is also the archive record's caller key.
     pub key: Option<fn(&Game) -> u64>,
@@ -52,6 +58,7 @@ impl CheckJob<fn(&Game, &[Finding])> {
             shard: None,
             shard_by: ShardBy::Index,
             archive: false,
+            trf: None,
             key: None,
             keep: |_, _| {},
         }
@@ -71,13 +78,15 @@ pub struct GameReport<T> {
     pub kept: T,
     /// The game's archive record, with [`CheckJob::archive`].
     pub record: Option<GameRecord>,
+    /// The game judged against [`CheckJob::trf`].
+    pub trf: Option<Judged>,
     /// Whether this run reports the game's own findings (a shard by moves also
     /// judges games whose own findings another shard reports).
     pub home: bool,
 }
 
 impl<T: Send, K: Fn(&Game, &[Finding]) -> T + Sync> Job for CheckJob<K> {
-    /// `None` for a game of another shard.
+    /// `None` for a game of another shard (without [`CheckJob::trf`]).
     type Output = Option<GameReport<T>>;
     /// The checker, and the main line's moves for the archive record.
     type Worker = (Checker, Vec<Move>);
@@ -89,8 +98,9 @@ impl<T: Send, K: Fn(&Game, &[Finding]) -> T + Sync> Job for CheckJob<K> {
     fn run(&self, worker: &mut (Checker, Vec<Move>), game: &Game) -> Self::Output {
         let (checker, main_line) = worker;
         let by_index = self.shard_by == ShardBy::Index;
+        let trf = self.trf.as_ref().map(|trf| trf.judge(game));
         if by_index && self.shard.is_some_and(|s| !s.keeps(game.index())) {
-            return None;
+            return trf.map(|trf| self.elsewhere(game, trf));
         }
         let mut findings = Vec::new();
         let (stats, mut record) = if self.archive {
@@ -103,7 +113,7 @@ impl<T: Send, K: Fn(&Game, &[Finding]) -> T + Sync> Job for CheckJob<K> {
         if let (false, Some(shard), Some(r)) = (by_index, self.shard, &mut record) {
             let role = r.shard(shard);
             if !role.judged && !role.home {
-                return None;
+                return trf.map(|trf| self.elsewhere(game, trf));
             }
             if !role.judged {
                 record = None;
@@ -124,6 +134,7 @@ impl<T: Send, K: Fn(&Game, &[Finding]) -> T + Sync> Job for CheckJob<K> {
             key,
             kept,
             record,
+            trf,
             home,
         })
     }
@@ -138,17 +149,40 @@ impl<T: Send, K: Fn(&Game, &[Finding]) -> T + Sync> Job for CheckJob<K> {
             stats: GameStats::default(),
             key: self.key.map(|key| key(game)),
             record: None,
+            // The judge looks at the tags and the tokens only: a panic in the replay
+            // leaves it the game to judge (and a panic of its own, no judgement).
+            trf: self.trf.as_ref().and_then(|trf| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| trf.judge(game))).ok()
+            }),
             // Under a shard by moves the game's shard is unknown: the first reports it.
             home: self.shard_by == ShardBy::Index || self.shard.is_none_or(|s| s.k == 0),
         })
     }
 }
 
+impl<T, K: Fn(&Game, &[Finding]) -> T> CheckJob<K> {
+    /// The report of a game another shard reports: its TRF judgement alone.
+    fn elsewhere(&self, game: &Game, trf: Judged) -> GameReport<T> {
+        GameReport {
+            findings: Vec::new(),
+            stats: GameStats::default(),
+            key: None,
+            kept: (self.keep)(game, &[]),
+            record: None,
+            trf: Some(trf),
+            home: false,
+        }
+    }
+}
+
 /// `fix`'s work on each game.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct FixJob {
     /// How games are fixed.
     pub options: FixOptions,
+    /// `fix --trf`: the tournament report whose results a game takes where its own
+    /// differ and the record does not decide another.
+    pub trf: Option<Arc<TrfCheck>>,
 }
 
 impl Job for FixJob {
@@ -160,7 +194,8 @@ impl Job for FixJob {
     }
 
     fn run(&self, fixer: &mut Fixer, game: &Game) -> Fixed {
-        fixer.fix(game)
+        let trf = self.trf.as_ref().and_then(|trf| trf.judge(game).trf_result);
+        fixer.fix_with(game, trf)
     }
 
     fn failed(&self, game: &Game, panic: &str) -> Fixed {

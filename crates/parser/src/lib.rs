@@ -22,6 +22,8 @@
 //! - [`write_export`] writes the PGN export format; [`Joiner`] writes games one after
 //!   another so that they read back as the same games (with the separator line
 //!   [`SEPARATOR`] between two of them only where they would otherwise run together).
+//! - [`trf`] reads FIDE Tournament Report Files (the arbiter's record of pairings and
+//!   results) by their columns, with each faulty line located, and writes them back.
 //! - [`tag_values`] parses the values of standard tags (dates, rounds, ratings, FIDE ids,
 //!   `TimeControl` into its periods, `SetUp`, `UTCTime`) into typed values.
 //!
@@ -72,6 +74,7 @@ pub mod reader;
 pub mod split;
 pub mod tag_values;
 mod token;
+pub mod trf;
 mod writer;
 
 pub use encoding::{Encoding, ParseEncodingError};

@@ -157,6 +157,7 @@ pub fn fix(
             notation: options::notation(notation)?,
             repair,
         },
+        trf: None,
     };
     let mut text = Vec::new();
     let mut joiner = Joiner::new();

@@ -126,6 +126,23 @@ codes! {
     RoundConflict = "round-conflict", Warning;
     /// One FideId under two names, or one name under two FideIds (`--archive`).
     PlayerIdentity = "player-identity", Note;
+    /// The game's result differs from the TRF's for its pairing (`--trf`).
+    TrfResult = "trf-result", Error;
+    /// The TRF pairs the game's players with the colours the other way round (`--trf`).
+    TrfColours = "trf-colours", Error;
+    /// The TRF pairs the game's players in another round (`--trf`).
+    TrfRound = "trf-round", Warning;
+    /// The TRF records the game as a forfeit, a bye or a game of less than one move,
+    /// and the PGN has moves (`--trf`).
+    TrfUnplayed = "trf-unplayed", Error;
+    /// A round's games played over the board that no PGN game was found for, listed
+    /// (`--trf`; at the TRF file).
+    TrfMissingGame = "trf-missing-game", Note;
+    /// A game whose players the TRF pairs in no round (`--trf`).
+    TrfUnknownGame = "trf-unknown-game", Warning;
+    /// A TRF line that cannot be read, or fields that do not agree (`--trf`; at the TRF
+    /// file, with line and column).
+    TrfFile = "trf-file", Error;
 }
 
 impl fmt::Display for Code {
@@ -219,7 +236,12 @@ impl Finding {
     /// The finding as `check` writes it after its location and code: the game, the ply,
     /// the variation and the move as written, then the message (`game 3, ply 5 (3. Nb5):
     /// ...`). Every front end (the report formats, the language server) says it alike.
+    /// A finding about a file rather than a game (game 0: `trf-file`,
+    /// `trf-missing-game`) is its message alone.
     pub fn text(&self) -> String {
+        if self.game == 0 {
+            return self.message.clone();
+        }
         self.text_as_game(self.game)
     }
 

@@ -32,6 +32,7 @@ pub mod repair;
 mod replay;
 mod rules;
 mod tags;
+pub mod trf;
 
 pub use checker::{Checker, Config, GameStats, MainLineEnd, PlayedMove, SOLVER_BUDGET};
 pub use finding::{Code, Finding, Severity, UnknownCode};
