@@ -3,7 +3,7 @@
 //! re-checks only the games it touched, which takes well under a millisecond a game, and
 //! the open of a large file checks its games on the rayon pool). The one piece of work
 //! done apart is the archive judgement of a large document: on a thread of its own once
-//! the document has been quiet for [`QUIET`], its answer coming back to the loop as an
+//! the document has been quiet for `QUIET` (300 ms), its answer coming back to the loop as an
 //! event tagged with the version it judged (a stale answer is kept until the next).
 
 use crate::actions::{self, Fix};
