@@ -218,7 +218,7 @@ impl Document {
         for g in &mut self.games[j..] {
             g.origin.offset = (g.origin.offset as i64 + delta) as u64;
             g.end = (g.end as i64 + delta) as usize;
-            if let Some(record) = &mut g.record {
+            if let (Some(record), true) = (&mut g.record, lines_down != 0) {
                 record.relocate(g.origin.games + 1, lines_down);
             }
             g.origin.line = (g.origin.line as i64 + lines_down) as u64;
