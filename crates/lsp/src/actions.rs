@@ -225,20 +225,6 @@ pub fn language(name: Option<&str>) -> Result<Lang, String> {
     }
 }
 
-/// The name of a language in a title.
-pub fn language_name(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => "English",
-        Lang::Es => "Spanish",
-        Lang::It => "Italian",
-        Lang::Pt => "Portuguese",
-        Lang::Fr => "French",
-        Lang::De => "German",
-        Lang::Nl => "Dutch",
-        Lang::Figurine => "figurines",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

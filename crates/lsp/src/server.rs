@@ -556,10 +556,7 @@ impl Server<'_> {
                     n => format!("these {n} games"),
                 };
                 out.push(CodeActionOrCommand::CodeAction(CodeAction {
-                    title: format!(
-                        "Convert {what} to {} (planilla convert)",
-                        actions::language_name(lang)
-                    ),
+                    title: format!("Convert {what} to {} (planilla convert)", lang.name()),
                     kind: Some(CodeActionKind::REFACTOR_REWRITE),
                     edit: Some(edit(&fixes)),
                     ..CodeAction::default()
@@ -569,7 +566,7 @@ impl Server<'_> {
         let convert_kind = CodeActionKind::new("source.convert");
         if wanted(&convert_kind) && !doc.games.is_empty() {
             for lang in OFFERED {
-                let name = actions::language_name(lang);
+                let name = lang.name();
                 out.push(CodeActionOrCommand::CodeAction(CodeAction {
                     title: format!("Convert this file to {name} (planilla convert)"),
                     kind: Some(convert_kind.clone()),
