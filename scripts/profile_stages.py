@@ -60,7 +60,7 @@ LINE = re.compile(r"^\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(.*)$")
 def stage_of(location):
     path, _, function = location.partition(":")
     function = re.sub(r" \[.*\]$", "", function)
-    if "/crates/" in path:
+    if "/crates/" in path or path.startswith("crates/"):
         for name, patterns in STAGES:
             if any(re.search(p, path) for p in patterns):
                 return name
