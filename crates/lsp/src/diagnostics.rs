@@ -51,6 +51,34 @@ fn archive(doc: &Document, units: Units) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// The bytes a game's own diagnostic published for `doc` underlines, found again by its
+/// code, its first line and its message, not its columns: Neovim 0.7 sends diagnostics
+/// back with byte columns where the protocol has UTF-16 units, so on a line with
+/// non-ASCII text before the token its columns point elsewhere. `None` when no finding of
+/// the document is that diagnostic (it is stale, or not the server's).
+pub fn span_of(doc: &Document, d: &Diagnostic) -> Option<std::ops::Range<usize>> {
+    let Some(NumberOrString::String(code)) = &d.code else {
+        return None;
+    };
+    let line = d.range.start.line;
+    for (n, game) in doc.games.iter().enumerate() {
+        for located in &game.findings {
+            if located.finding.code.as_str() != code.as_str() {
+                continue;
+            }
+            let start = game.start() + located.span.start as usize;
+            // The line alone: any units will do.
+            if doc.lines.position(&doc.text, start, Units::Utf8).line != line
+                || located.finding.text_as_game(n as u64 + 1) != d.message
+            {
+                continue;
+            }
+            return Some(start..game.start() + located.span.end as usize);
+        }
+    }
+    None
+}
+
 /// One finding of game `n` (0-based) as a diagnostic over the bytes `span`; the message
 /// is `check`'s, with the game's number as it is now.
 fn diagnostic(

@@ -524,8 +524,12 @@ impl Server<'_> {
                 let Ok(code) = code.parse::<Code>() else {
                     continue;
                 };
-                let span = doc.lines.offset(&doc.text, d.range.start, self.units)
-                    ..doc.lines.offset(&doc.text, d.range.end, self.units);
+                // The diagnostic as published (its columns as the client sends them back
+                // only when it is none of the document's own findings).
+                let span = diagnostics::span_of(doc, d).unwrap_or_else(|| {
+                    doc.lines.offset(&doc.text, d.range.start, self.units)
+                        ..doc.lines.offset(&doc.text, d.range.end, self.units)
+                });
                 for Fix { title, edits } in actions::quick_fixes(doc, code, span) {
                     out.push(CodeActionOrCommand::CodeAction(CodeAction {
                         title,

@@ -254,6 +254,46 @@ fn a_quick_fix_is_fix_s_change_and_only_it() {
     c.shutdown();
 }
 
+/// Neovim 0.7 sends a diagnostic back with byte columns where the protocol has UTF-16
+/// units: on a line with non-ASCII text before the move, its columns are off. The quick
+/// fix is found all the same (by the diagnostic's code, line and message).
+#[test]
+fn a_quick_fix_is_found_from_a_diagnostic_with_byte_columns() {
+    let text = GAME.replace("3. Nb5", "{Évora, ½ ¿?} 3. Nb5");
+    let (mut c, _) = Client::start(json!({}));
+    let diags = c.open(&text);
+    assert_eq!(codes(&diags), ["illegal-move"], "{diags:?}");
+    // The move's columns counted in bytes, as that client counts them.
+    let line = text
+        .lines()
+        .nth(diags[0]["range"]["start"]["line"].as_u64().unwrap() as usize)
+        .unwrap();
+    let byte_start = line.find("Nb5").unwrap();
+    let utf16_start = line[..byte_start].encode_utf16().count();
+    assert_eq!(diags[0]["range"]["start"]["character"], utf16_start);
+    assert_ne!(byte_start, utf16_start);
+    let mut sent = diags[0].clone();
+    sent["range"]["start"]["character"] = json!(byte_start);
+    sent["range"]["end"]["character"] = json!(byte_start + 3);
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": URI}, "range": sent["range"], "context": {"diagnostics": [sent]}}),
+    );
+    let actions = r.result.expect("actions");
+    let quick: Vec<&Value> = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["kind"] == "quickfix")
+        .collect();
+    assert_eq!(quick.len(), 1, "{actions}");
+    // The edit is in the protocol's units, as the server published the diagnostic.
+    let edit = &quick[0]["edit"]["changes"][URI][0];
+    assert_eq!(edit["range"]["start"]["character"], utf16_start);
+    assert_eq!(edit["newText"], "Bb5");
+    c.shutdown();
+}
+
 #[test]
 fn commands_send_their_edits_to_the_client() {
     let (mut c, _) = Client::start(json!({}));

@@ -343,14 +343,17 @@ end
 -- Code actions ------------------------------------------------------------------------
 
 --- The code actions the server offers for an LSP range of the buffer, sent with the
---- diagnostics of the range's first line (as vim.lsp.buf.code_action does). They are
---- sent as the server published them, as Neovim 0.8+ does: 0.7's conversion back
---- (vim.lsp.diagnostic.get_line_diagnostics) takes byte columns for UTF-16 units.
-function T.code_actions(buf, range, only)
-  local diagnostics = {}
-  for _, d in ipairs((T.published[T.uri(buf)] or {}).diagnostics or {}) do
-    if d.range.start.line == range.start.line then
-      table.insert(diagnostics, d)
+--- diagnostics of the range's first line (as vim.lsp.buf.code_action does). By default
+--- they are sent as the server published them, as Neovim 0.8+ does; `diagnostics`, when
+--- given, are sent instead (0.7's own conversion back, vim.lsp.diagnostic.
+--- get_line_diagnostics, gives byte columns for UTF-16 units).
+function T.code_actions(buf, range, only, diagnostics)
+  if not diagnostics then
+    diagnostics = {}
+    for _, d in ipairs((T.published[T.uri(buf)] or {}).diagnostics or {}) do
+      if d.range.start.line == range.start.line then
+        table.insert(diagnostics, d)
+      end
     end
   end
   local params = {
