@@ -269,20 +269,41 @@ impl Game {
 
     /// Name and decoded value (escapes resolved) of every tag pair, in order.
     pub fn tag_pairs(&self) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> + '_ {
-        // A game whose bytes are its text (ASCII, or UTF-8 read as UTF-8: most games) is
-        // checked once and sliced, rather than each name and value decoded on its own.
+        self.tags.iter().map(move |t| {
+            (
+                self.tag_piece(t.name_span()),
+                lexer::unescape(self.tag_piece(t.value_span())),
+            )
+        })
+    }
+
+    /// The index in [`Game::tags`] and the value (as [`Game::tag_pairs`] gives it) of the
+    /// first tag pair whose name is `name` up to ASCII case, found by the names' bytes:
+    /// only that value is decoded.
+    pub fn tag_ignoring_case(&self, name: &str) -> Option<(usize, Cow<'_, str>)> {
+        let name = name.as_bytes();
+        let index = self
+            .tags
+            .iter()
+            .position(|t| self.bytes[t.name_span()].eq_ignore_ascii_case(name))?;
+        let value = lexer::unescape(self.tag_piece(self.tags[index].value_span()));
+        Some((index, value))
+    }
+
+    /// A tag's name or value as text. A game whose bytes are its text (ASCII, or valid
+    /// UTF-8 read as UTF-8: most games) is sliced, with no decoding: its piece is valid
+    /// UTF-8 whenever its ends fall on character boundaries, which the check of the
+    /// piece alone tells (not of the whole game, which would cost a pass over it).
+    fn tag_piece(&self, span: Range<usize>) -> Cow<'_, str> {
         let as_is =
             self.encoding.ascii || (self.encoding.utf8 && !self.encoding_choice.single_byte());
-        let text = as_is
-            .then(|| std::str::from_utf8(&self.bytes).ok())
-            .flatten();
-        let piece = move |span: Range<usize>| match text.and_then(|text| text.get(span.clone())) {
+        match as_is
+            .then(|| std::str::from_utf8(&self.bytes[span.clone()]).ok())
+            .flatten()
+        {
             Some(piece) => Cow::Borrowed(piece),
             None => self.decode(span),
-        };
-        self.tags
-            .iter()
-            .map(move |t| (piece(t.name_span()), lexer::unescape(piece(t.value_span()))))
+        }
     }
 
     /// The value of the first tag pair with this name (case-sensitive), decoded with the

@@ -50,11 +50,8 @@ pub(crate) fn rules_for(choice: RulesChoice, game: &Game) -> (Rules, Option<Unde
         return (rules, None);
     }
     let default = Rules::default();
-    let date = game
-        .tag_pairs()
-        .enumerate()
-        .find(|(_, (name, _))| name.eq_ignore_ascii_case("Date"));
-    let Some((index, (_, value))) = date else {
+    // A name that is not ASCII never equals `Date` up to ASCII case, decoded or not.
+    let Some((index, value)) = game.tag_ignoring_case("Date") else {
         let note = format!("no Date tag: judged by {default}, the default edition");
         return (
             default,
