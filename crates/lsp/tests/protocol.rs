@@ -127,6 +127,16 @@ fn diagnostics(params: Value) -> Vec<Value> {
         .clone()
 }
 
+/// The quick fixes among a code-action response's actions.
+fn quick_fixes(actions: &Value) -> Vec<&Value> {
+    actions
+        .as_array()
+        .expect("a list of actions")
+        .iter()
+        .filter(|a| a["kind"] == "quickfix")
+        .collect()
+}
+
 fn codes(diags: &[Value]) -> Vec<&str> {
     diags.iter().map(|d| d["code"].as_str().unwrap()).collect()
 }
@@ -229,12 +239,7 @@ fn a_quick_fix_is_fix_s_change_and_only_it() {
         json!({"textDocument": {"uri": URI}, "range": diags[0]["range"], "context": {"diagnostics": diags}}),
     );
     let actions = r.result.expect("actions");
-    let quick: Vec<&Value> = actions
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|a| a["kind"] == "quickfix")
-        .collect();
+    let quick = quick_fixes(&actions);
     assert_eq!(quick.len(), 1, "{actions}");
     assert_eq!(quick[0]["isPreferred"], true);
     let edits = quick[0]["edit"]["changes"][URI].as_array().unwrap();
@@ -280,12 +285,7 @@ fn a_quick_fix_is_found_from_a_diagnostic_with_byte_columns() {
         json!({"textDocument": {"uri": URI}, "range": sent["range"], "context": {"diagnostics": [sent]}}),
     );
     let actions = r.result.expect("actions");
-    let quick: Vec<&Value> = actions
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|a| a["kind"] == "quickfix")
-        .collect();
+    let quick = quick_fixes(&actions);
     assert_eq!(quick.len(), 1, "{actions}");
     // The edit is in the protocol's units, as the server published the diagnostic.
     let edit = &quick[0]["edit"]["changes"][URI][0];
