@@ -9,23 +9,11 @@ mod util;
 use planilla_testkit::{ArchiveGen, Planted};
 use std::collections::BTreeSet;
 use std::process::Output;
-use util::{Dir, planilla, planilla_in, planilla_stdin};
+use util::{Dir, planilla_in, planilla_stdin, run};
 
 /// The archive codes, as `--select` takes them.
 const ARCHIVE_CODES: &str =
     "duplicate-game,truncated-copy,conflicting-copies,round-conflict,player-identity";
-
-/// Runs `planilla ARGS` and checks its exit status.
-fn run(args: &[&str], exit: i32) -> Output {
-    let out = planilla(args);
-    assert_eq!(
-        out.status.code(),
-        Some(exit),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
 
 /// The lines of a report.
 fn lines(out: &Output) -> Vec<String> {

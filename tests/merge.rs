@@ -10,21 +10,7 @@ mod util;
 
 use planilla_testkit::ArchiveGen;
 use std::path::{Path, PathBuf};
-use std::process::Output;
-use util::{Dir, planilla, planilla_stdin};
-
-/// Runs `planilla ARGS` and checks its exit status.
-fn run(args: &[&str], exit: i32) -> Output {
-    let out = planilla(args);
-    assert_eq!(
-        out.status.code(),
-        Some(exit),
-        "{args:?}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
+use util::{Dir, planilla, planilla_stdin, run};
 
 fn text(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))

@@ -8,7 +8,7 @@ mod util;
 
 use std::collections::BTreeSet;
 use std::process::Output;
-use util::{Dir, planilla, planilla_in, planilla_stdin};
+use util::{Dir, planilla, planilla_in, planilla_stdin, run};
 
 /// The TRF codes.
 const TRF_CODES: [&str; 7] = [
@@ -22,6 +22,16 @@ const TRF_CODES: [&str; 7] = [
 ];
 
 /// Each golden run: its name, the TRF, the PGN and the exit status.
+/// `check --format jsonl` of the faulty open against its TRF.
+const OPEN_FAULTS: [&str; 6] = [
+    "check",
+    "--format",
+    "jsonl",
+    "--trf",
+    "corpora/trf/open.trf",
+    "corpora/trf/open-faults.pgn",
+];
+
 const CASES: [(&str, &str, &str, i32); 5] = [
     ("open", "open.trf", "open.pgn", 0),
     ("open-faults", "open.trf", "open-faults.pgn", 1),
@@ -29,18 +39,6 @@ const CASES: [(&str, &str, &str, i32); 5] = [
     ("rr2026", "rr2026.trf", "rr2026.pgn", 1),
     ("malformed", "malformed.trf", "malformed.pgn", 1),
 ];
-
-/// Runs `planilla ARGS` and checks its exit status.
-fn run(args: &[&str], exit: i32) -> Output {
-    let out = planilla(args);
-    assert_eq!(
-        out.status.code(),
-        Some(exit),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
 
 fn text(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
@@ -237,14 +235,7 @@ fn every_format() {
 /// `--select`, `--ignore` and `--fail-on` apply to TRF findings as to any other.
 #[test]
 fn filters_and_exit_status() {
-    let base = [
-        "check",
-        "--format",
-        "jsonl",
-        "--trf",
-        "corpora/trf/open.trf",
-        "corpora/trf/open-faults.pgn",
-    ];
+    let base = OPEN_FAULTS;
     let only = run(
         &[&base[..], &["--select", "trf-round,trf-missing-game"]].concat(),
         0,
@@ -327,14 +318,7 @@ fn configuration_file_and_overrides() {
 /// own from the first shard.
 #[test]
 fn shards_add_up_to_the_whole() {
-    let base = [
-        "check",
-        "--format",
-        "jsonl",
-        "--trf",
-        "corpora/trf/open.trf",
-        "corpora/trf/open-faults.pgn",
-    ];
+    let base = OPEN_FAULTS;
     let whole: BTreeSet<String> = text(&run(&base, 1))
         .lines()
         .filter(|l| l.contains("\"finding\""))

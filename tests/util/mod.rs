@@ -95,6 +95,19 @@ pub fn planilla(args: &[&str]) -> Output {
     TestCommand::new(args).output()
 }
 
+/// `planilla ARGS...`, checking that it exits with `exit` (its output shown when not).
+pub fn run(args: &[&str], exit: i32) -> Output {
+    let out = planilla(args);
+    assert_eq!(
+        out.status.code(),
+        Some(exit),
+        "{args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// `planilla ARGS...` run from `dir` (for the files found from the current directory:
 /// `planilla.toml`, relative paths).
 pub fn planilla_in(dir: &Path, args: &[&str]) -> Output {

@@ -147,18 +147,18 @@ impl Document {
         doc
     }
 
-    /// Reads and checks every game on every core (the engine's ordered pipeline).
-    fn read_all(&mut self) {
+    /// The games of `bytes`, read by `builder` and checked on every core (the engine's
+    /// ordered pipeline), in order.
+    fn check_games(&self, builder: ReaderBuilder, bytes: &[u8]) -> Vec<GameState> {
         let job = CheckGame {
             settings: &self.settings,
         };
-        let builder = ReaderBuilder::new().encoding(Encoding::Auto);
         let mut games = Vec::new();
         // Reading bytes in memory fails only if the tokenizer panicked (a bug): the
         // games before stand, as in `check`.
         let _ = process_stream(
             builder,
-            self.text.as_bytes(),
+            bytes,
             BatchConfig::default(),
             pool(),
             &job,
@@ -167,6 +167,13 @@ impl Document {
                 Ok(())
             },
         );
+        games
+    }
+
+    /// Reads and checks every game on every core (the engine's ordered pipeline).
+    fn read_all(&mut self) {
+        let builder = ReaderBuilder::new().encoding(Encoding::Auto);
+        let mut games = self.check_games(builder, self.text.as_bytes());
         for i in 0..games.len() {
             games[i].origin.after_result = i > 0 && games[i - 1].skipped;
             games[i].id = self.next_id;
@@ -295,23 +302,9 @@ impl Document {
     /// Reads and checks the games from `origin` to the end of the text on every core,
     /// after the games kept.
     fn read_rest(&mut self, origin: Origin) {
-        let job = CheckGame {
-            settings: &self.settings,
-        };
         let builder = ReaderBuilder::new().encoding(Encoding::Auto).origin(origin);
         let from = (origin.offset as usize).min(self.text.len());
-        let mut games = Vec::new();
-        let _ = process_stream(
-            builder,
-            &self.text.as_bytes()[from..],
-            BatchConfig::default(),
-            pool(),
-            &job,
-            |batch: &mut Vec<GameState>| {
-                games.append(batch);
-                Ok(())
-            },
-        );
+        let games = self.check_games(builder, &self.text.as_bytes()[from..]);
         let mut after_result = origin.after_result;
         for mut g in games {
             g.origin.after_result = after_result;
