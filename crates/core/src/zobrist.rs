@@ -80,6 +80,51 @@ const EP: usize = CASTLING + 64;
 const TURN: usize = EP + 8;
 const POSSIBLE: usize = TURN + 1;
 
+/// One castling of the standard setup: the king from e, the rook from a corner.
+struct StandardCastling {
+    color: Color,
+    king: Square,
+    rook: Square,
+    king_to: Square,
+    /// The squares that must be empty: those the king and the rook cross or reach.
+    path: Bitboard,
+}
+
+/// The corners, where the rooks of the standard setup stand.
+const STANDARD_ROOKS: Bitboard = Bitboard(0x8100_0000_0000_0081);
+
+/// The standard castlings in the order of the `POSSIBLE` keys (colour, then side).
+const STANDARD: [StandardCastling; 4] = [
+    StandardCastling {
+        color: Color::White,
+        king: Square::E1,
+        rook: Square::H1,
+        king_to: Square::G1,
+        path: Bitboard(0x60),
+    },
+    StandardCastling {
+        color: Color::White,
+        king: Square::E1,
+        rook: Square::A1,
+        king_to: Square::C1,
+        path: Bitboard(0x0e),
+    },
+    StandardCastling {
+        color: Color::Black,
+        king: Square::E8,
+        rook: Square::H8,
+        king_to: Square::G8,
+        path: Bitboard(0x60 << 56),
+    },
+    StandardCastling {
+        color: Color::Black,
+        king: Square::E8,
+        rook: Square::A8,
+        king_to: Square::C8,
+        path: Bitboard(0x0e << 56),
+    },
+];
+
 /// The key of `piece` standing on `sq`.
 #[inline]
 pub(crate) fn piece_square_key(piece: Piece, sq: Square) -> u64 {
@@ -139,7 +184,44 @@ impl Position {
     /// not to move: would be possible if it were its turn).
     pub fn zobrist_2005(&self) -> u64 {
         let mut key = self.zobrist_pieces();
-        if self.castling_rights.is_empty() {
+        let rights = self.castling_rights;
+        if rights.is_empty() {
+            return key;
+        }
+        // The rights of the standard setup (rooks in the corners, each side with rights
+        // with its king on e): every path is a constant, and most castlings stop at a
+        // piece standing in it, with no square or attack to look up.
+        let kings = self.board.by_role(Role::King);
+        let home = |color: Color, king: Square| {
+            (rights & Bitboard::from_rank(color.back_rank())).is_empty()
+                || (kings & self.board.by_color(color)).contains(king)
+        };
+        if (rights - STANDARD_ROOKS).is_empty()
+            && home(Color::White, Square::E1)
+            && home(Color::Black, Square::E8)
+        {
+            // The corner of each castling whose path is empty, without a branch: most
+            // positions with rights have none, and stop here.
+            let occupied = self.board.occupied();
+            let mut free = 0;
+            for castling in &STANDARD {
+                free |= u64::from((occupied & castling.path).is_empty()) << castling.rook.index();
+            }
+            if (rights & Bitboard(free)).is_empty() {
+                return key;
+            }
+            for (i, castling) in STANDARD.iter().enumerate() {
+                if (rights & Bitboard(free)).contains(castling.rook)
+                    && self.castling_safe(
+                        castling.color,
+                        castling.king,
+                        castling.rook,
+                        castling.king_to,
+                    )
+                {
+                    key ^= KEYS[POSSIBLE + i];
+                }
+            }
             return key;
         }
         for color in Color::ALL {
@@ -167,14 +249,26 @@ impl Position {
         let path = (between(king, king_to) | king_to | between(rook, rook_to) | rook_to)
             - Bitboard::from_square(king)
             - Bitboard::from_square(rook);
-        let occupied = self.board.occupied();
-        if (occupied & path).any() {
+        if (self.board.occupied() & path).any() {
             return false;
         }
+        self.castling_safe(color, king, rook, king_to)
+    }
+
+    /// Whether `color`'s king on `king`, castling with the rook on `rook` to `king_to`
+    /// along an empty path, is not in check and neither crosses nor reaches an
+    /// attacked square.
+    #[inline]
+    fn castling_safe(&self, color: Color, king: Square, rook: Square, king_to: Square) -> bool {
         let them = color.other();
-        if self.board.is_attacked(king, them, occupied) {
+        // The king not in check: only the side to move can be (no position has the
+        // side not to move in check: a FEN that does is refused, `OppositeCheck`, and
+        // a pass in check is too), and its checkers are known.
+        if color == self.turn && self.checkers.any() {
             return false;
         }
+        let occupied = self.board.occupied();
+        debug_assert!(color == self.turn || !self.board.is_attacked(king, them, occupied));
         let occ = occupied.with_toggled(king).with_toggled(rook);
         (between(king, king_to) | king_to)
             .into_iter()
@@ -250,6 +344,71 @@ mod tests {
             assert!(!keys.contains(&key), "{fen}");
             keys.push(key);
         }
+    }
+
+    /// The castlings the 2005 key counts are the castlings move generation finds legal,
+    /// for the side to move and for the other were it to move, along random games from
+    /// the standard setup (the key's path for corner rooks and a king on e) and from
+    /// Chess960 setups (the path for any other rights).
+    #[test]
+    fn the_2005_key_counts_the_castlings_move_generation_finds() {
+        use super::{KEYS, POSSIBLE};
+        use crate::types::{CastlingSide, Color};
+        let castlings = |p: &Position| {
+            let mut sides = [false; 2];
+            for m in p.legal_moves().iter() {
+                if let Some(side) = m.castling_side() {
+                    sides[side.index()] = true;
+                }
+            }
+            sides
+        };
+        let mut seed = 0x2005_cafe_f00d_beefu64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as usize % n
+        };
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "r3k2r/pppq1ppp/2n2n2/2bpp1B1/2BPP1b1/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+            "rkr5/pppppppp/8/8/8/8/PPPPPPPP/RKR5 w CAca - 0 1",
+        ];
+        let (mut counted, mut positions) = (0, 0);
+        for round in 0..300 {
+            let mut p = pos(starts[round % starts.len()]);
+            for _ in 0..80 {
+                let mut expected = p.zobrist_pieces();
+                let turn = p.turn();
+                for color in Color::ALL {
+                    let sides = if color == turn {
+                        castlings(&p)
+                    } else {
+                        castlings(&p.with_turn_passed())
+                    };
+                    for side in CastlingSide::ALL {
+                        if sides[side.index()] {
+                            expected ^= KEYS[POSSIBLE + color.index() * 2 + side.index()];
+                            counted += 1;
+                        }
+                    }
+                }
+                assert_eq!(p.zobrist_2005(), expected, "{}", p.fen());
+                positions += 1;
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[next(moves.len())];
+                p.play_unchecked(&m);
+            }
+        }
+        // Enough castlings were possible for the test to say something.
+        assert!(counted > positions / 10, "{counted} of {positions}");
     }
 
     #[test]
