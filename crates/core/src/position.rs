@@ -647,6 +647,12 @@ mod tests {
             };
             assert_eq!(pos.game_end(), expected, "{}", pos.fen());
             assert_eq!(
+                pos.has_legal_moves(),
+                !pos.legal_moves().is_empty(),
+                "{}",
+                pos.fen()
+            );
+            assert_eq!(
                 pos.game_end().is_some_and(GameEnd::leaves_no_move),
                 !pos.has_legal_moves()
             );

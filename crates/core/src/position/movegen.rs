@@ -382,7 +382,23 @@ impl Position {
     /// [`Position::has_legal_moves`] when no pawn push or knight move settles it.
     #[inline(never)]
     fn has_legal_moves_slow(&self) -> bool {
-        if self.checkers.any() {
+        if self.checkers.is_empty() {
+            // Not in check: an unpinned slider with a square to go to settles it,
+            // before the move generator's pawns.
+            let us = self.us();
+            let occ = self.board.occupied();
+            let free = us - self.pinned;
+            for from in free & self.board.rooks_and_queens() {
+                if (rook_attacks(from, occ) - us).any() {
+                    return true;
+                }
+            }
+            for from in free & self.board.bishops_and_queens() {
+                if (bishop_attacks(from, occ) - us).any() {
+                    return true;
+                }
+            }
+        } else {
             // In check, the king nearly always has a square to step to.
             let king = self.king();
             let them = self.turn.other();
