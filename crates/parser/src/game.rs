@@ -420,11 +420,14 @@ impl Game {
     }
 
     pub(crate) fn analyze_encoding(&mut self) {
-        self.report_nul_bytes();
+        let (ascii, nul) = ascii_and_nul(&self.bytes);
+        if nul {
+            self.report_nul_bytes();
+        }
         self.report_lone_cr();
         let bytes = &self.bytes;
         let mut info = GameEncoding {
-            ascii: bytes.is_ascii(),
+            ascii,
             ..GameEncoding::default()
         };
         if info.ascii {
@@ -528,7 +531,7 @@ impl Game {
         ));
     }
 
-    /// NUL bytes are no PGN text: runs of them are what a crash while writing leaves.
+    /// NUL bytes are no PGN text (`analyze_encoding` calls this when the game has one): runs of them are what a crash while writing leaves.
     /// Outside comments and tag values the tokenizer reports each as an unexpected token;
     /// here the first one inside another token (a comment, a tag) gets a finding.
     fn report_nul_bytes(&mut self) {
@@ -693,5 +696,40 @@ impl Iterator for AllTokens<'_> {
         self.next += 1;
         self.at = token.end;
         Some(token)
+    }
+}
+
+/// Whether `bytes` are all ASCII, and whether one of them is NUL: one pass, its OR and
+/// its minimum taken a block at a time, which the compiler turns into vector
+/// instructions (a third of the instructions of `is_ascii` and `memchr` in turn).
+fn ascii_and_nul(bytes: &[u8]) -> (bool, bool) {
+    let (mut or, mut min) = (0u8, u8::MAX);
+    for &b in bytes {
+        or |= b;
+        min = min.min(b);
+    }
+    (or < 0x80, min == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ascii_and_nul;
+
+    /// The one pass agrees with `is_ascii` and a search for NUL, wherever the byte
+    /// that decides stands (each length up to past a vector's width, every place).
+    #[test]
+    fn ascii_and_nul_agree_with_their_two_passes() {
+        for len in 0..80 {
+            for at in 0..len.max(1) {
+                for special in [0u8, 0x80, 0xe9, 0xff, b'a'] {
+                    let mut bytes = vec![b'e'; len];
+                    if let Some(b) = bytes.get_mut(at) {
+                        *b = special;
+                    }
+                    let expected = (bytes.is_ascii(), bytes.contains(&0));
+                    assert_eq!(ascii_and_nul(&bytes), expected, "{bytes:?}");
+                }
+            }
+        }
     }
 }

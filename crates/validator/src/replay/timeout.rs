@@ -120,6 +120,28 @@ mod tests {
             .collect()
     }
 
+    /// The words of a win on time are found in any case, in ASCII and other text.
+    #[test]
+    fn on_time_words_are_found_in_any_case() {
+        for (text, on_time) in [
+            ("Time forfeit", true),
+            ("TIME FORFEIT", true),
+            ("White won on time", true),
+            ("Black forfeits on Time", true),
+            ("White oversteps the time limit", true),
+            ("las negras pierden POR TIEMPO", true),
+            ("Bandera", true),
+            ("Normal", false),
+            ("White resigns", false),
+            ("", false),
+            ("Pérdida por tiempo", true),
+            ("Pérdida por abandono", false),
+            ("FLÄG", false),
+        ] {
+            assert_eq!(super::says_on_time(text), on_time, "{text}");
+        }
+    }
+
     /// A win on time, told by a tag, a clock or a comment, stands when the winner can
     /// still mate and is a draw when it cannot, under every edition. The positions'
     /// verdicts were checked with chasolver 3.0.0.
