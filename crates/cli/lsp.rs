@@ -5,8 +5,10 @@ use crate::config::{Config, ConfigArgs};
 use clap::Args;
 use planilla_lsp::Settings;
 use planilla_validator::Code;
+use planilla_validator::trf::TrfCheck;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// Arguments of `planilla lsp`.
 #[derive(Args, Debug)]
@@ -50,6 +52,7 @@ fn settings(file: &Config, path: Option<&Path>) -> Result<Settings, String> {
             })
             .transpose()
     };
+    let trf = s.trf.as_deref().map(load_trf).transpose()?;
     Ok(Settings {
         config: planilla_validator::Config {
             rules: s.rules.unwrap_or_default(),
@@ -58,5 +61,15 @@ fn settings(file: &Config, path: Option<&Path>) -> Result<Settings, String> {
         },
         select: codes(s.select)?,
         ignore: codes(s.ignore)?.unwrap_or_default(),
+        trf,
     })
+}
+
+/// The tournament report at `path` (`trf` in `planilla.toml`), read for the document
+/// being opened: a report edited since is read again at the next open.
+fn load_trf(path: &Path) -> Result<Arc<TrfCheck>, String> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| format!("{}: cannot read the TRF file: {e}", path.display()))?;
+    let read = planilla_parser::trf::read(&bytes);
+    Ok(Arc::new(TrfCheck::new(&path.display().to_string(), &read)))
 }

@@ -118,6 +118,19 @@ async def utf8_client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
+@pytest_lsp.fixture(
+    config=ClientServerConfig(
+        server_command=[PLANILLA, "lsp", "--config", str(ROOT / "corpora" / "lsp" / "trf.toml")],
+        client_factory=make_client,
+    )
+)
+async def trf_client(lsp_client: LanguageClient):
+    """A server whose planilla.toml names a tournament report (`trf`)."""
+    await start(lsp_client)
+    yield
+    await lsp_client.shutdown_session()
+
+
 @pytest_lsp.fixture(config=SERVER)
 async def bare_client(lsp_client: LanguageClient):
     """A client the test itself initializes and shuts down."""
@@ -220,8 +233,8 @@ def run(*args: str, text: str | None = None, tmp: pathlib.Path | None = None) ->
     return done.stdout.decode("utf-8")
 
 
-def check(text: str, tmp: pathlib.Path) -> list[dict]:
-    out = run("check", "--no-config", "--archive", "--format", "jsonl", text=text, tmp=tmp)
+def check(text: str, tmp: pathlib.Path, *options: str) -> list[dict]:
+    out = run("check", "--no-config", "--archive", "--format", "jsonl", *options, text=text, tmp=tmp)
     return [f for f in map(json.loads, out.splitlines()) if f["type"] == "finding"]
 
 
@@ -232,11 +245,17 @@ SEVERITY = {
 }
 
 
-def same_as_check(diagnostics: list[types.Diagnostic], text: str, tmp: pathlib.Path):
-    """The diagnostics are check's findings, one for one: each at the finding's line and
-    column (a finding inside a comment: the diagnostic is the comment, from its `{`, and
-    holds the place), with its code, severity, source and message (`game N...: ` then
-    jsonl's message)."""
+def same_as_check(
+    diagnostics: list[types.Diagnostic],
+    text: str,
+    tmp: pathlib.Path,
+    *options: str,
+    skip: tuple[str, ...] = (),
+):
+    """The diagnostics are check's findings (with `options`, but those of a code in
+    `skip`), one for one: each at the finding's line and column (a finding inside a
+    comment: the diagnostic is the comment, from its `{`, and holds the place), with its
+    code, severity, source and message (`game N...: ` then jsonl's message)."""
     lines = text.split("\n")
 
     def place(pos: types.Position) -> tuple[int, int]:  # UTF-16 units to characters
@@ -258,7 +277,9 @@ def same_as_check(diagnostics: list[types.Diagnostic], text: str, tmp: pathlib.P
 
     left = list(diagnostics)
     missing = []
-    for f in check(text, tmp):
+    for f in check(text, tmp, *options):
+        if f["code"] in skip:
+            continue
         found = next((d for d in left if matches(d, f)), None)
         if found is None:
             missing.append(f)
@@ -366,6 +387,21 @@ async def test_diagnostics_on_open_are_checks_findings(client: LanguageClient, t
     [d] = client.published[uri_of("draw-mark.pgn")].diagnostics
     assert d.range.start == at(text, "½-½") and text_of(text, d.range) == "½-½"
     assert d.severity == types.DiagnosticSeverity.Warning
+
+
+async def test_trf_in_planilla_toml_judges_each_game(trf_client: LanguageClient, tmp_path):
+    """With `trf` in planilla.toml each game gets check --trf's findings about it; the
+    report's own (its faults, its games missing from the archive) are the run's."""
+    text = corpus("corpora/trf/open-faults.pgn")
+    _, diags = await open_doc(trf_client, "open-faults.pgn", text)
+    codes = {d.code for d in diags}
+    assert {"trf-result", "trf-colours", "trf-round", "trf-unplayed", "trf-unknown-game"} <= codes
+    # Archive findings name the document by its path: check's name for the copy.
+    path = uri_of("open-faults.pgn").removeprefix("file://")
+    for d in diags:
+        d.message = d.message.replace(path, str(tmp_path / "in.pgn"))
+    skip = ("trf-missing-game", "trf-file")
+    same_as_check(diags, text, tmp_path, "--trf", str(ROOT / "corpora/trf/open.trf"), skip=skip)
 
 
 async def test_a_document_that_is_not_pgn_is_left_alone(client: LanguageClient):

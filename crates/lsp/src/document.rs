@@ -15,10 +15,11 @@ use planilla_core::Move;
 use planilla_engine::pipeline::{BatchConfig, Job, process_stream};
 use planilla_parser::{Encoding, Game, Origin, Reader, ReaderBuilder, TokenKind};
 use planilla_validator::archive::{Archive, GameRecord};
+use planilla_validator::trf::TrfCheck;
 use planilla_validator::{Checker, Finding, internal_error};
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Games re-read by an edit past which the rest is read by the engine's pipeline, on
 /// every core (a paste of a whole file into an open document).
@@ -407,10 +408,12 @@ impl Job for CheckGame<'_> {
     }
 }
 
-/// A thread's checker and the buffer of a main line's moves.
+/// A thread's checker, the buffer of a main line's moves, and the tournament report the
+/// games are judged against.
 struct Worker {
     checker: Checker,
     main_line: Vec<Move>,
+    trf: Option<Arc<TrfCheck>>,
 }
 
 impl Worker {
@@ -418,14 +421,18 @@ impl Worker {
         Worker {
             checker: Checker::new(settings.config),
             main_line: Vec::new(),
+            trf: settings.trf.clone(),
         }
     }
 
-    /// Checks `game`.
+    /// Checks `game`: its findings, then its findings against the tournament report.
     fn check(&mut self, game: &Game) -> GameState {
         let mut findings = Vec::new();
         self.checker
             .check_main_line(game, &mut findings, &mut self.main_line);
+        if let Some(trf) = &self.trf {
+            findings.extend(trf.judge(game).findings);
+        }
         let record = GameRecord::new(game, &self.main_line);
         state(game, findings, Some(record))
     }

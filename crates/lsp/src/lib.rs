@@ -25,11 +25,13 @@ pub mod lines;
 pub mod outline;
 pub mod server;
 
+use planilla_validator::trf::TrfCheck;
 use planilla_validator::{Code, Config};
 use std::path::Path;
+use std::sync::Arc;
 
 /// How one document is checked: what `planilla.toml` says for its path.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Settings {
     /// The checker's configuration (rules, lang, notation).
     pub config: Config,
@@ -37,6 +39,11 @@ pub struct Settings {
     pub select: Option<Vec<Code>>,
     /// `ignore`: these codes are never shown.
     pub ignore: Vec<Code>,
+    /// `trf`: the tournament report each game is judged against, as `check --trf`
+    /// judges it (`trf-result`, `trf-colours`, `trf-round`, `trf-unplayed`,
+    /// `trf-unknown-game`). The report's own findings (`trf-file`, and
+    /// `trf-missing-game`, which needs every game of the tournament) are `check`'s.
+    pub trf: Option<Arc<TrfCheck>>,
 }
 
 impl Settings {
