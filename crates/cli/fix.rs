@@ -17,13 +17,12 @@ use crate::input::{
 use crate::output::{ColorChoice, FixTotals, Format, Totals, Writer};
 use crate::range::RangeArgs;
 use crate::staged::Staged;
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::{ArgMatches, Args};
 use planilla_converter::{FixOptions, Fixed};
 use planilla_core::san::Lang;
 use planilla_engine::drive::{Event, Plan, for_each_source};
 use planilla_engine::jobs::FixJob;
-use planilla_parser::trf;
 use planilla_parser::{Encoding, Joiner};
 use planilla_validator::RulesChoice;
 use planilla_validator::trf::TrfCheck;
@@ -184,9 +183,7 @@ pub fn run(
         if let Some(path) = trf
             && !trfs.contains_key(path)
         {
-            let bytes = std::fs::read(path)
-                .with_context(|| format!("{}: cannot read the TRF file", path.display()))?;
-            let check = TrfCheck::new(&path.display().to_string(), &trf::read(&bytes));
+            let check = crate::trf::read_trf(path, &path.display().to_string())?;
             trfs.insert(path.clone(), Arc::new(check));
         }
     }

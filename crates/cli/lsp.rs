@@ -68,8 +68,7 @@ fn settings(file: &Config, path: Option<&Path>) -> Result<Settings, String> {
 /// The tournament report at `path` (`trf` in `planilla.toml`), read for the document
 /// being opened: a report edited since is read again at the next open.
 fn load_trf(path: &Path) -> Result<Arc<TrfCheck>, String> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| format!("{}: cannot read the TRF file: {e}", path.display()))?;
-    let read = planilla_parser::trf::read(&bytes);
-    Ok(Arc::new(TrfCheck::new(&path.display().to_string(), &read)))
+    crate::trf::read_trf(path, &path.display().to_string())
+        .map(Arc::new)
+        .map_err(|e| format!("{e:#}"))
 }

@@ -6,8 +6,7 @@
 //! findings in input order, then each TRF's own (`trf-file`, `trf-missing-game`) at
 //! its lines.
 
-use crate::input::Source;
-use anyhow::Context;
+use crate::input::{Source, io_reason};
 use planilla_parser::trf;
 use planilla_validator::Finding;
 use planilla_validator::trf::{Judged, TrfCheck};
@@ -60,12 +59,9 @@ impl TrfRun {
         if let Some(&i) = self.by_path.get(path) {
             return Ok(i);
         }
-        let bytes = std::fs::read(path)
-            .with_context(|| format!("{}: cannot read the TRF file", path.display()))?;
         let shown = shown(path);
-        let read = trf::read(&bytes);
+        let check = read_trf(path, &shown.display().to_string())?;
         let i = self.files.len();
-        let check = TrfCheck::new(&shown.display().to_string(), &read);
         self.files.push(Loaded {
             marked: vec![false; check.pairings()],
             check: Arc::new(check),
@@ -134,6 +130,22 @@ impl TrfRun {
         }
         found
     }
+}
+
+/// The TRF at `path`, its findings naming it `name`.
+///
+/// # Errors
+///
+/// The file cannot be read (`PATH: cannot read the TRF file: REASON`).
+pub fn read_trf(path: &Path, name: &str) -> anyhow::Result<TrfCheck> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: cannot read the TRF file: {}",
+            path.display(),
+            io_reason(&e)
+        )
+    })?;
+    Ok(TrfCheck::new(name, &trf::read(&bytes)))
 }
 
 /// How a TRF's path is shown: from the current directory when it is below it (a path

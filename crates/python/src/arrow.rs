@@ -13,6 +13,7 @@ use planilla_validator::Finding;
 use pyo3::exceptions::{PyImportError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 /// A batch is handed over once it holds this many findings' text (or `batch_size`
@@ -70,6 +71,8 @@ struct Columns {
     kind: Strings,
     file: Strings,
     game: Vec<i64>,
+    /// `null` for a finding about a file rather than a game (game 0).
+    game_valid: Validity,
     ply: Vec<i32>,
     ply_valid: Validity,
     line: Vec<i64>,
@@ -88,7 +91,7 @@ struct Columns {
 const FIELDS: [(&str, &str, bool); 12] = [
     ("type", "string", false),
     ("file", "string", false),
-    ("game", "int64", false),
+    ("game", "int64", true),
     ("ply", "int32", true),
     ("line", "int64", false),
     ("column", "int64", false),
@@ -111,6 +114,7 @@ impl Columns {
         self.kind.push(Some("finding"));
         self.file.push(Some(file));
         self.game.push(wide(f.game));
+        self.game_valid.push(f.game != 0);
         self.ply
             .push(f.ply.map_or(0, |p| i32::try_from(p).unwrap_or(i32::MAX)));
         self.ply_valid.push(f.ply.is_some());
@@ -218,7 +222,7 @@ impl Columns {
         let columns = [
             strings(0, &taken.kind)?,
             strings(1, &taken.file)?,
-            ints(2, le64(&taken.game), None)?,
+            ints(2, le64(&taken.game), Some(&taken.game_valid))?,
             ints(3, le32(&taken.ply), Some(&taken.ply_valid))?,
             ints(4, le64(&taken.line), None)?,
             ints(5, le64(&taken.column), None)?,
@@ -312,7 +316,7 @@ impl State {
                 }
                 None => {
                     self.totals.files = self.batches.opened();
-                    let found = self.batches.archive_findings()?;
+                    let found = self.batches.late_findings()?;
                     for (name, f) in self.totals.add_archive(found, &self.batches.job().filter) {
                         self.columns.push(&name, &f);
                     }
@@ -379,7 +383,7 @@ impl FindingBatches {
 /// bounded whatever the input's size. Once the iterator is exhausted, its `summary`
 /// holds the totals (before, `None`). Needs `pyarrow`.
 #[pyfunction]
-#[pyo3(signature = (source, *, rules="by-date", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None, index=None, batch_size=65536))]
+#[pyo3(signature = (source, *, rules="by-date", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None, index=None, trf=None, batch_size=65536))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 pub fn check_arrow(
     py: Python<'_>,
@@ -394,6 +398,7 @@ pub fn check_arrow(
     archive: bool,
     range: Option<(u64, u64)>,
     index: Option<&str>,
+    trf: Option<PathBuf>,
     batch_size: usize,
 ) -> PyResult<FindingBatches> {
     if batch_size == 0 {
@@ -401,7 +406,7 @@ pub fn check_arrow(
     }
     let schema = schema(&pyarrow(py)?)?.unbind();
     let job = Job::new(
-        source, rules, lang, encoding, select, ignore, threads, shard, archive, range, index,
+        source, rules, lang, encoding, select, ignore, threads, shard, archive, range, index, trf,
     )?;
     Ok(FindingBatches {
         state: Mutex::new(State {

@@ -14,7 +14,8 @@ pub fn finding<'py>(py: Python<'py>, file: &str, f: &Finding) -> PyResult<Bound<
     let dict = PyDict::new(py);
     dict.set_item("type", "finding")?;
     dict.set_item("file", file)?;
-    dict.set_item("game", f.game)?;
+    // `None` for a finding about a file rather than a game (game 0), as jsonl's `null`.
+    dict.set_item("game", (f.game != 0).then_some(f.game))?;
     dict.set_item("ply", f.ply)?;
     dict.set_item("line", f.line)?;
     dict.set_item("column", f.column)?;

@@ -4,17 +4,19 @@
 
 use crate::options::{self, Filter};
 use crate::py_values::{self, Totals};
-use crate::source::{Source, SourceError};
+use crate::source::{Source, SourceError, reason};
 use planilla_engine::jobs::{CheckJob, GameReport};
 use planilla_engine::pipeline::BatchConfig;
 use planilla_engine::pulled::{Pulled, Threads};
 use planilla_parser::{Encoding, Game};
 use planilla_validator::archive::{Archive, GameRecord, Shard};
+use planilla_validator::trf::TrfCheck;
 use planilla_validator::{Config, Finding};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rayon::ThreadPoolBuilder;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 /// The result of `planilla.check`: the findings reported, in input order, each a dict
@@ -75,6 +77,8 @@ pub struct Job {
     shard: Option<Shard>,
     /// `archive=True`: the archive checks across every game of the call.
     archive: bool,
+    /// `trf=`: the tournament report every game is judged against, and its name.
+    trf: Option<(String, Arc<TrfCheck>)>,
     /// Which findings are reported.
     pub filter: Filter,
     /// Where the games are checked.
@@ -100,8 +104,16 @@ impl Job {
         archive: bool,
         range: Option<(u64, u64)>,
         index: Option<&str>,
+        trf: Option<PathBuf>,
     ) -> PyResult<Job> {
+        if range.is_some() && trf.is_some() {
+            return Err(PyValueError::new_err(
+                "range cannot be used with trf: a range is a part of one file, and the TRF \
+                 check needs every game of the run",
+            ));
+        }
         Ok(Job {
+            trf: trf.as_deref().map(load_trf).transpose()?,
             settings: Settings::new(rules, lang, encoding)?,
             filter: Filter::new(select, ignore)?,
             shard: shard
@@ -114,6 +126,22 @@ impl Job {
     }
 }
 
+/// The tournament report at `path` (`trf=`), named as given.
+///
+/// # Errors
+///
+/// `OSError` (`FileNotFoundError`, ...) when the file cannot be read, worded as the
+/// command line's.
+fn load_trf(path: &Path) -> PyResult<(String, Arc<TrfCheck>)> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| {
+        let message = format!("{name}: cannot read the TRF file: {}", reason(&e));
+        SourceError::other(e.kind(), message)
+    })?;
+    let check = TrfCheck::new(&name, &planilla_parser::trf::read(&bytes));
+    Ok((name, Arc::new(check)))
+}
+
 /// Checks PGN games and reports findings.
 ///
 /// `source` is PGN text (`bytes` or `str`), a path (`os.PathLike`), or a list of paths.
@@ -121,13 +149,14 @@ impl Job {
 /// K = 0..N-1 split the games exactly; `archive=True` is `--archive`: the archive
 /// findings across every game of the call follow the games' own; `range=(start, end)` is
 /// `--range START:END`: the games of one file that start in that byte range, numbered as
-/// in the whole file; `index` is `--index`: an index's text, from `index()`). The work runs on `threads` threads (all cores by
-/// default) with the interpreter lock released.
+/// in the whole file; `index` is `--index`: an index's text, from `index()`; `trf` is
+/// `--trf`: a tournament report's path, the TRF findings after the archive's). The work
+/// runs on `threads` threads (all cores by default) with the interpreter lock released.
 ///
 /// Raises `ValueError` for an unknown option value and `OSError` (with the command
 /// line's message, naming the path) for a file that cannot be read.
 #[pyfunction]
-#[pyo3(signature = (source, *, rules="by-date", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None, index=None))]
+#[pyo3(signature = (source, *, rules="by-date", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None, index=None, trf=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 pub fn check(
     py: Python<'_>,
@@ -142,9 +171,10 @@ pub fn check(
     archive: bool,
     range: Option<(u64, u64)>,
     index: Option<&str>,
+    trf: Option<PathBuf>,
 ) -> PyResult<Report> {
     let job = Job::new(
-        source, rules, lang, encoding, select, ignore, threads, shard, archive, range, index,
+        source, rules, lang, encoding, select, ignore, threads, shard, archive, range, index, trf,
     )?;
     let mut batches = Batches::new(job);
     let (reported, late, totals) = py.detach(|| -> Result<_, SourceError> {
@@ -154,7 +184,7 @@ pub fn check(
             reported[i].extend(totals.add(results, &batches.job().filter));
         }
         totals.files = batches.opened();
-        let late = totals.add_archive(batches.archive_findings()?, &batches.job().filter);
+        let late = totals.add_archive(batches.late_findings()?, &batches.job().filter);
         Ok((reported, late, totals))
     })?;
     let findings = PyList::empty(py);
@@ -240,6 +270,9 @@ impl Totals {
     }
 }
 
+/// A finding with the name of its file.
+type Named = (String, Finding);
+
 /// The engine's `check` job, with nothing kept beside the findings.
 type Check = CheckJob<fn(&Game, &[Finding])>;
 
@@ -253,6 +286,9 @@ pub struct Batches {
     current: Option<(usize, Pulled<Check>)>,
     /// The sources opened so far.
     opened: usize,
+    /// Under `trf=`: which pairings of the report have a game, and the games' findings
+    /// about it, each with its file's name, in input order.
+    trf: Option<(Vec<bool>, Vec<Named>)>,
     /// The archive judge, under `archive=True`: the records of the games checked so far,
     /// in input order.
     archive: Option<Archive>,
@@ -264,9 +300,14 @@ impl Batches {
         let check = CheckJob {
             shard: job.shard,
             archive: job.archive,
+            trf: job.trf.as_ref().map(|(_, trf)| Arc::clone(trf)),
             ..CheckJob::new(job.settings.config)
         };
         Batches {
+            trf: job
+                .trf
+                .as_ref()
+                .map(|(_, trf)| (vec![false; trf.pairings()], Vec::new())),
             check: Arc::new(check),
             archive: job.archive.then(Archive::new),
             job,
@@ -321,7 +362,24 @@ impl Batches {
                     continue;
                 }
             };
-            let results: Vec<Checked> = results.into_iter().map(|r| r.map(checked)).collect();
+            // A game of another shard comes back with its TRF judgement alone: its
+            // pairings marked, nothing else of it counted.
+            if let Some((marked, found)) = &mut self.trf {
+                let name = self.job.sources[index].name();
+                for report in results.iter().flatten() {
+                    let Some(judged) = &report.trf else { continue };
+                    for &id in &judged.pairings {
+                        marked[id as usize] = true;
+                    }
+                    if report.home {
+                        found.extend(judged.findings.iter().map(|f| (name.clone(), f.clone())));
+                    }
+                }
+            }
+            let results: Vec<Checked> = results
+                .into_iter()
+                .map(|r| r.filter(|r| r.home).map(checked))
+                .collect();
             if let Some(archive) = &mut self.archive {
                 let name = self.job.sources[index].name();
                 for (_, _, record) in results.iter().flatten() {
@@ -334,18 +392,29 @@ impl Batches {
         }
     }
 
-    /// The archive findings, each with its file's name, once every batch was read
-    /// (none without `archive=True`); the judge is used up.
+    /// The findings that follow the games' own once every batch was read, each with its
+    /// file's name, as `check` orders them: the archive's (under `archive=True`), then
+    /// the TRF's (under `trf=`): the games', in input order, then the report's own, its
+    /// faults and one `trf-missing-game` a round (left to shard 0 under `shard`). The
+    /// judges are used up.
     ///
     /// # Errors
     ///
-    /// The judge's temporary file cannot be read back.
-    pub fn archive_findings(&mut self) -> Result<Vec<(String, Finding)>, SourceError> {
-        let Some(archive) = self.archive.take() else {
-            return Ok(Vec::new());
-        };
-        let found = archive.finish().map_err(SourceError::archive)?;
-        Ok(found.into_iter().map(|a| (a.file, a.finding)).collect())
+    /// The archive judge's temporary file cannot be read back.
+    pub fn late_findings(&mut self) -> Result<Vec<Named>, SourceError> {
+        let mut late = Vec::new();
+        if let Some(archive) = self.archive.take() {
+            let found = archive.finish().map_err(SourceError::archive)?;
+            late.extend(found.into_iter().map(|a| (a.file, a.finding)));
+        }
+        if let (Some((marked, found)), Some((name, trf))) = (self.trf.take(), &self.job.trf) {
+            late.extend(found);
+            if self.job.shard.is_none_or(|s| s.k == 0) {
+                let own = trf.file_findings().into_iter().chain(trf.missing(&marked));
+                late.extend(own.map(|f| (name.clone(), f)));
+            }
+        }
+        Ok(late)
     }
 }
 

@@ -10,6 +10,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::collections::VecDeque;
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 /// Where the iteration is.
@@ -37,7 +38,7 @@ impl State {
                 }
                 None => {
                     self.totals.files = self.batches.opened();
-                    let found = self.batches.archive_findings()?;
+                    let found = self.batches.late_findings()?;
                     let kept = self.totals.add_archive(found, &self.batches.job().filter);
                     self.pending.extend(kept);
                     self.finished = true;
@@ -106,7 +107,7 @@ impl Findings {
 /// `summary` holds the totals (before, `None`). A file that cannot be read raises
 /// `OSError` when the iteration reaches it.
 #[pyfunction]
-#[pyo3(signature = (source, *, rules="by-date", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None, index=None))]
+#[pyo3(signature = (source, *, rules="by-date", lang="auto", encoding="auto", select=None, ignore=None, threads=None, shard=None, archive=false, range=None, index=None, trf=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 pub fn iter_check(
     source: &Bound<'_, PyAny>,
@@ -120,9 +121,10 @@ pub fn iter_check(
     archive: bool,
     range: Option<(u64, u64)>,
     index: Option<&str>,
+    trf: Option<PathBuf>,
 ) -> PyResult<Findings> {
     let job = Job::new(
-        source, rules, lang, encoding, select, ignore, threads, shard, archive, range, index,
+        source, rules, lang, encoding, select, ignore, threads, shard, archive, range, index, trf,
     )?;
     Ok(Findings {
         state: Mutex::new(State {

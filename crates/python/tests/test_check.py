@@ -83,6 +83,43 @@ def test_archive_equals_the_binary(args, keywords):
     assert not {"duplicate-game", "truncated-copy"} & {f["code"] for f in plain[:-1]}
 
 
+TRF_CASES = [
+    ("open.trf", ["open-faults.pgn"]),
+    ("open.trf", ["open.pgn", "open-faults.pgn"]),
+    ("rr2026.trf", ["rr2026.pgn"]),
+    ("lichess-swiss.trf", ["lichess-swiss.pgn"]),
+    ("malformed.trf", ["malformed.pgn"]),
+]
+
+
+@pytest.mark.parametrize("trf,pgns", TRF_CASES, ids=lambda c: c if isinstance(c, str) else "+".join(c))
+def test_trf_equals_the_binary(trf, pgns):
+    """trf= gives `check --trf`'s findings: the games' own, the archive's under
+    archive=True, then the games' TRF findings and the report's own, for every number of
+    threads and in every shard."""
+    trf = f"corpora/trf/{trf}"
+    paths = [f"corpora/trf/{p}" for p in pgns]
+    expected = cli_check(["--trf", trf], paths)
+    assert {f["code"] for f in expected[:-1]} & {"trf-result", "trf-file", "trf-missing-game", "trf-unknown-game"}
+    for threads in (1, 2):
+        assert python_check(paths, threads=threads, trf=trf) == expected
+        assert python_check(paths, threads=threads, trf=Path(trf), archive=True) == cli_check(
+            ["--trf", trf, "--archive"], paths
+        )
+    for k in range(2):
+        assert python_check(paths, shard=f"{k}/2", trf=trf) == cli_check(["--trf", trf, "--shard", f"{k}/2"], paths)
+
+
+def test_trf_errors_are_the_binary_s():
+    out = run(["check", "--no-config", "--trf", "missing.trf", "corpora/trf/open.pgn"])
+    message = out.stderr.decode().strip().removeprefix("planilla: ")
+    with pytest.raises(FileNotFoundError) as raised:
+        planilla.check("corpora/trf/open.pgn", trf="missing.trf")
+    assert str(raised.value) == message == "missing.trf: cannot read the TRF file: no such file or directory"
+    with pytest.raises(ValueError, match="^range cannot be used with trf"):
+        planilla.check("corpora/trf/open.pgn", trf="corpora/trf/open.trf", range=(0, 10))
+
+
 def test_a_list_of_paths_is_read_in_order():
     paths = [relative(p) for p in CHECK_CORPUS]
     expected = cli_check([], paths)

@@ -12,7 +12,7 @@ class Finding(TypedDict):
 
     type: str
     file: str
-    game: int
+    game: Optional[int]  # None for a finding about a file (a TRF's own)
     ply: Optional[int]
     line: int
     column: int
@@ -39,7 +39,7 @@ class Change(TypedDict):
 
     type: str
     file: str
-    game: int
+    game: Optional[int]  # None for a finding about a file (a TRF's own)
     ply: Optional[int]
     code: str
     before: str
@@ -180,8 +180,10 @@ def check(
     archive: bool = False,
     range: Optional[Tuple[int, int]] = None,
     index: Optional[str] = None,
+    trf: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> Report:
-    """Checks the games of ``source``; the findings in input order and the totals."""
+    """Checks the games of ``source``; the findings in input order and the totals
+    (``trf``: a tournament report's path, as ``--trf``)."""
 
 def iter_check(
     source: Source,
@@ -196,6 +198,7 @@ def iter_check(
     archive: bool = False,
     range: Optional[Tuple[int, int]] = None,
     index: Optional[str] = None,
+    trf: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> Findings:
     """``check``'s findings one at a time, a batch of games checked ahead; then ``summary``."""
 
@@ -212,6 +215,7 @@ def check_arrow(
     archive: bool = False,
     range: Optional[Tuple[int, int]] = None,
     index: Optional[str] = None,
+    trf: Optional[Union[str, "os.PathLike[str]"]] = None,
     batch_size: int = 65536,
 ) -> FindingBatches:
     """``check``'s findings as ``pyarrow.RecordBatch``es of at most about ``batch_size``
