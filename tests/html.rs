@@ -77,6 +77,62 @@ fn jsonl(out: &Output) -> (Vec<Value>, Value) {
     (findings, summary)
 }
 
+/// A game's text comes once before each run of its findings (a finding about a file, with
+/// no game, none), and only for games with one.
+fn texts_before_findings(entries: &[Value], expected: &[Value]) {
+    let mut current = None;
+    let mut texts = 0;
+    for e in entries {
+        let game = (e["file"].clone(), e["game"].clone());
+        if e["type"] == "game" {
+            assert_ne!(current.as_ref(), Some(&game), "a game's text twice: {e}");
+            assert!(e["text"].as_str().unwrap().contains('['), "{e}");
+            current = Some(game);
+            texts += 1;
+        } else if !e["game"].is_null() {
+            assert_eq!(
+                current.as_ref(),
+                Some(&game),
+                "a finding before its game: {e}"
+            );
+        }
+    }
+    let mut games: Vec<_> = expected
+        .iter()
+        .filter(|f| !f["game"].is_null())
+        .map(|f| (&f["file"], &f["game"]))
+        .collect();
+    games.dedup();
+    assert_eq!(texts, games.len());
+}
+
+/// The findings of a TRF check come after the games' own with their game's text, its
+/// first finding filtered out or not, and the page holds the JSON Lines report's findings.
+#[test]
+fn trf_findings_come_with_their_games_text() {
+    let files = ["corpora/trf/open.pgn", "corpora/trf/open-faults.pgn"].map(String::from);
+    for extra in [
+        &["--trf", "corpora/trf/open.trf"][..],
+        &[
+            "--trf",
+            "corpora/trf/open.trf",
+            "--ignore",
+            "trf-result,trf-round",
+        ],
+    ] {
+        let page = page(&check("html", extra, &files));
+        let entries = entries(&page);
+        let (expected, _) = jsonl(&check("jsonl", extra, &files));
+        let found = of_type(&entries, "finding");
+        assert_eq!(found.len(), expected.len(), "{extra:?}");
+        assert!(
+            expected.iter().any(|f| f["code"] == "trf-unplayed"),
+            "{extra:?}"
+        );
+        texts_before_findings(&entries, &expected);
+    }
+}
+
 /// Every JSON Lines finding is in the page, field for field and in the same order, each
 /// after the text of its game; the summary's totals are the JSON Lines summary's and its
 /// counts by code add up to them; the exit status is the same.
@@ -102,27 +158,7 @@ fn the_page_holds_every_finding_of_the_jsonl_report() {
             assert_eq!(&f[key], value, "{key} of {want}");
         }
     }
-    // A game's text comes once, before its first finding, and only for games with one.
-    let mut current = None;
-    let mut texts = 0;
-    for e in &entries {
-        let game = (e["file"].clone(), e["game"].clone());
-        if e["type"] == "game" {
-            assert_ne!(current.as_ref(), Some(&game), "a game's text twice: {e}");
-            assert!(e["text"].as_str().unwrap().contains('['), "{e}");
-            current = Some(game);
-            texts += 1;
-        } else {
-            assert_eq!(
-                current.as_ref(),
-                Some(&game),
-                "a finding before its game: {e}"
-            );
-        }
-    }
-    let mut games: Vec<_> = expected.iter().map(|f| (&f["file"], &f["game"])).collect();
-    games.dedup();
-    assert_eq!(texts, games.len());
+    texts_before_findings(&entries, &expected);
 
     let summary: Value = serde_json::from_str(block(&page, "planilla-summary")).unwrap();
     for (key, value) in expected_summary.as_object().unwrap() {

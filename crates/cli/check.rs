@@ -315,7 +315,8 @@ pub fn run(
                                     (trf_of_group[group], &report.trf, &current)
                                 {
                                     let key = report.key.unwrap_or_default();
-                                    trfs.take(t, group, source, key, judged, report.home);
+                                    let text = report.kept.as_ref();
+                                    trfs.take(t, group, source, key, judged, report.home, text);
                                 }
                                 if !report.home {
                                     continue;
@@ -358,7 +359,14 @@ pub fn run(
         let games_only = args.shard.is_some_and(|s| s.k != 0);
         for placed in trfs.finish(games_only) {
             tally.open(&placed.source);
-            writer.game(keyed.then_some(placed.key));
+            // A game's findings follow its text once: the text comes with the first of
+            // them, and stays for the next when that one is filtered out.
+            if placed.first {
+                writer.game(keyed.then_some(placed.key));
+                if let Some(text) = &placed.text {
+                    writer.game_text(text);
+                }
+            }
             let filter = &groups[placed.group].1;
             let name = placed.source.display_name();
             tally.report(&mut writer, filter, &name, placed.key, &placed.finding)?;

@@ -168,6 +168,11 @@ impl Report {
         self.pending = Some(text.clone());
     }
 
+    /// Drops a kept text that no finding took.
+    pub fn forget_text(&mut self) {
+        self.pending = None;
+    }
+
     /// Writes one finding about `file`, after its game's text if it is the game's first.
     ///
     /// # Errors

@@ -152,9 +152,12 @@ impl<W: Write> Writer<W> {
     }
 
     /// The findings that follow are of the game with content key `key` (when the run
-    /// computes it).
+    /// computes it), and of a game whose text is given anew ([`Writer::game_text`]): a
+    /// text no finding of its own game took (every one filtered or in the baseline) is
+    /// never shown with another game's.
     pub fn game(&mut self, key: Option<u64>) {
         self.game_key = key;
+        self.html.forget_text();
     }
 
     /// Starts the report: SARIF's log up to its results, the HTML page up to its data.

@@ -6,6 +6,7 @@
 //! findings in input order, then each TRF's own (`trf-file`, `trf-missing-game`) at
 //! its lines.
 
+use crate::html::GameText;
 use crate::input::{Source, io_reason};
 use planilla_parser::trf;
 use planilla_validator::Finding;
@@ -46,6 +47,10 @@ pub struct Placed {
     pub key: u64,
     /// The finding.
     pub finding: Finding,
+    /// Whether it is the first of its game's findings (a TRF's own: each).
+    pub first: bool,
+    /// The text of its game, kept for the HTML report, on the first finding of a game.
+    pub text: Option<GameText>,
 }
 
 impl TrfRun {
@@ -79,7 +84,8 @@ impl TrfRun {
 
     /// Takes the judgement of a game of the file `source` (group `group`) against TRF
     /// `trf`: its pairings marked, its findings kept when `home` (the run reports the
-    /// game's findings).
+    /// game's findings), with the game's `text` when the HTML report keeps it.
+    #[allow(clippy::too_many_arguments)]
     pub fn take(
         &mut self,
         trf: usize,
@@ -88,18 +94,22 @@ impl TrfRun {
         key: u64,
         judged: &Judged,
         home: bool,
+        text: Option<&GameText>,
     ) {
         let loaded = &mut self.files[trf];
         for &id in &judged.pairings {
             loaded.marked[id as usize] = true;
         }
         if home {
-            for finding in judged.findings.iter().cloned() {
+            let mut text = text.cloned();
+            for (i, finding) in judged.findings.iter().cloned().enumerate() {
                 self.found.push(Placed {
                     group,
                     source: source.clone(),
                     key,
                     finding,
+                    first: i == 0,
+                    text: text.take(),
                 });
             }
         }
@@ -125,6 +135,8 @@ impl TrfRun {
                     source: loaded.source.clone(),
                     key: 0,
                     finding,
+                    first: true,
+                    text: None,
                 });
             }
         }

@@ -45,8 +45,8 @@ pub struct CheckJob<K> {
     /// SARIF fingerprints); it is also the archive record's caller key.
     pub key: Option<fn(&Game) -> u64>,
     /// What the front end keeps of a game besides its findings, given the game and its
-    /// findings (the binary's HTML report: the game's text, when it has a finding the
-    /// report shows).
+    /// findings, those of its TRF judgement included (the binary's HTML report: the
+    /// game's text, when it has a finding the report shows).
     pub keep: K,
 }
 
@@ -127,7 +127,15 @@ impl<T: Send, K: Fn(&Game, &[Finding]) -> T + Sync> Job for CheckJob<K> {
         if let (Some(key), Some(r)) = (key, &mut record) {
             r.set_caller_key(key);
         }
-        let kept = (self.keep)(game, &findings);
+        // What the front end keeps answers for the TRF's findings about the game too
+        // (the HTML report shows the game with them).
+        let kept = match &trf {
+            Some(judged) if home && !judged.findings.is_empty() => {
+                let all: Vec<Finding> = findings.iter().chain(&judged.findings).cloned().collect();
+                (self.keep)(game, &all)
+            }
+            _ => (self.keep)(game, &findings),
+        };
         Some(GameReport {
             findings,
             stats,
