@@ -101,7 +101,7 @@ impl TrfRun {
             loaded.marked[id as usize] = true;
         }
         if home {
-            let mut text = text.cloned();
+            let mut text = text.filter(|_| !judged.findings.is_empty()).cloned();
             for (i, finding) in judged.findings.iter().cloned().enumerate() {
                 self.found.push(Placed {
                     group,

@@ -531,9 +531,10 @@ impl Game {
         ));
     }
 
-    /// NUL bytes are no PGN text (`analyze_encoding` calls this when the game has one): runs of them are what a crash while writing leaves.
+    /// NUL bytes are no PGN text: runs of them are what a crash while writing leaves.
     /// Outside comments and tag values the tokenizer reports each as an unexpected token;
-    /// here the first one inside another token (a comment, a tag) gets a finding.
+    /// here the first one inside another token (a comment, a tag) gets a finding. Called
+    /// by `analyze_encoding` for a game that has one.
     fn report_nul_bytes(&mut self) {
         let bytes = &self.bytes;
         let Some(first) = memchr::memchr(0, bytes) else {
@@ -699,9 +700,9 @@ impl Iterator for AllTokens<'_> {
     }
 }
 
-/// Whether `bytes` are all ASCII, and whether one of them is NUL: one pass, its OR and
-/// its minimum taken a block at a time, which the compiler turns into vector
-/// instructions (a third of the instructions of `is_ascii` and `memchr` in turn).
+/// Whether `bytes` are all ASCII, and whether one of them is NUL: one pass folding their
+/// OR and their minimum, which the compiler turns into vector instructions (where
+/// `is_ascii` and `memchr` made two passes).
 fn ascii_and_nul(bytes: &[u8]) -> (bool, bool) {
     let (mut or, mut min) = (0u8, u8::MAX);
     for &b in bytes {
