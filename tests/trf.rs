@@ -21,7 +21,6 @@ const TRF_CODES: [&str; 7] = [
     "trf-file",
 ];
 
-/// Each golden run: its name, the TRF, the PGN and the exit status.
 /// `check --format jsonl` of the faulty open against its TRF.
 const OPEN_FAULTS: [&str; 6] = [
     "check",
@@ -32,6 +31,7 @@ const OPEN_FAULTS: [&str; 6] = [
     "corpora/trf/open-faults.pgn",
 ];
 
+/// Each golden run: its name, the TRF, the PGN and the exit status.
 const CASES: [(&str, &str, &str, i32); 5] = [
     ("open", "open.trf", "open.pgn", 0),
     ("open-faults", "open.trf", "open-faults.pgn", 1),
@@ -119,17 +119,7 @@ fn clean_archives_are_clean_and_every_code_is_planted() {
     for code in TRF_CODES {
         assert!(seen.contains(code), "no golden run shows {code}");
     }
-    let planted = run(
-        &[
-            "check",
-            "--format",
-            "jsonl",
-            "--trf",
-            "corpora/trf/open.trf",
-            "corpora/trf/open-faults.pgn",
-        ],
-        1,
-    );
+    let planted = run(&OPEN_FAULTS, 1);
     assert_eq!(
         codes(&planted),
         [

@@ -8,7 +8,6 @@
 
 use crate::html::GameText;
 use crate::input::{Source, io_reason};
-use planilla_parser::trf;
 use planilla_validator::Finding;
 use planilla_validator::trf::{Judged, TrfCheck};
 use std::collections::HashMap;
@@ -150,14 +149,13 @@ impl TrfRun {
 ///
 /// The file cannot be read (`PATH: cannot read the TRF file: REASON`).
 pub fn read_trf(path: &Path, name: &str) -> anyhow::Result<TrfCheck> {
-    let bytes = std::fs::read(path).map_err(|e| {
+    TrfCheck::from_file(path, name).map_err(|e| {
         anyhow::anyhow!(
             "{}: cannot read the TRF file: {}",
             path.display(),
             io_reason(&e)
         )
-    })?;
-    Ok(TrfCheck::new(name, &trf::read(&bytes)))
+    })
 }
 
 /// How a TRF's path is shown: from the current directory when it is below it (a path

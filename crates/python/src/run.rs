@@ -134,11 +134,10 @@ impl Job {
 /// command line's.
 fn load_trf(path: &Path) -> PyResult<(String, Arc<TrfCheck>)> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
+    let check = TrfCheck::from_file(path, &name).map_err(|e| {
         let message = format!("{name}: cannot read the TRF file: {}", reason(&e));
         SourceError::other(e.kind(), message)
     })?;
-    let check = TrfCheck::new(&name, &planilla_parser::trf::read(&bytes));
     Ok((name, Arc::new(check)))
 }
 

@@ -288,6 +288,16 @@ pub struct TrfCheck {
 }
 
 impl TrfCheck {
+    /// The TRF at `path` read and checked, its findings naming it `name`.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read.
+    pub fn from_file(path: &std::path::Path, name: &str) -> std::io::Result<TrfCheck> {
+        let bytes = std::fs::read(path)?;
+        Ok(TrfCheck::new(name, &planilla_parser::trf::read(&bytes)))
+    }
+
     /// The check of the TRF `read` (named `file` in the findings): its players and
     /// pairings, and the faults of its lines (`trf-file`) with those of the pairings
     /// themselves (an opponent that is no player, two fields of one game that do not
